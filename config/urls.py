@@ -1,0 +1,12 @@
+from django.contrib import admin
+from django.urls import include, path
+
+admin.site.site_header = "Tournament administration"
+admin.site.site_title = "Tournaments"
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("play/", include("games.urls")),
+    path("", include("tournament.urls")),
+]

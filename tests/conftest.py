@@ -1,0 +1,42 @@
+import os
+
+import pytest
+
+from tests.browser import CHROMIUM_ARGS, chromium_path, unavailable
+
+
+@pytest.fixture
+def chromium():
+    """A headless Debian Chromium driven by Playwright (sync API).
+
+    One per test, not per session: Playwright's sync API keeps an asyncio loop running in the main
+    thread while it is started, which would stop the async (websocket) tests from running their own.
+    """
+    path = chromium_path()
+    if not path:
+        unavailable("no chromium executable found")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("the playwright package is not installed")
+    # Playwright's sync API keeps an event loop running in this thread; the ORM calls that tests make
+    # around page actions are plain synchronous code, so allow them.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    manager = sync_playwright().start()
+    try:
+        browser = manager.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
+    except Exception as exc:  # noqa: BLE001 - any launch failure means "no browser here"
+        manager.stop()
+        unavailable(f"chromium at {path} did not start: {exc}")
+    yield browser
+    browser.close()
+    manager.stop()
+
+
+@pytest.fixture
+def page(chromium):
+    context = chromium.new_context(viewport={"width": 390, "height": 844})  # a phone
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()

@@ -1,0 +1,44 @@
+"""Websockets through the real ASGI application: origin check, session auth, a consumer answering."""
+
+import pytest
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
+
+
+async def test_websocket_connects_and_answers():
+    communicator = WebsocketCommunicator(application, "/ws/health/", headers=ORIGIN)
+    connected, _ = await communicator.connect()
+    assert connected
+    assert await communicator.receive_json_from() == {"type": "hello", "user": None}
+    await communicator.send_json_to({"type": "ping", "echo": 7})
+    assert await communicator.receive_json_from() == {"type": "pong", "echo": 7}
+    await communicator.send_to(text_data="not json")
+    assert (await communicator.receive_json_from())["type"] == "error"
+    await communicator.disconnect()
+
+
+async def test_websocket_from_foreign_origin_is_refused():
+    communicator = WebsocketCommunicator(application, "/ws/health/", headers=[(b"origin", b"http://evil.example")])
+    connected, _ = await communicator.connect()
+    assert not connected
+
+
+async def test_websocket_sees_the_logged_in_user(client, django_user_model):
+    from channels.db import database_sync_to_async
+    from django.conf import settings
+
+    await database_sync_to_async(django_user_model.objects.create_user)("asha", password="pw-for-tests-1")
+    await database_sync_to_async(client.login)(username="asha", password="pw-for-tests-1")
+    cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    communicator = WebsocketCommunicator(
+        application, "/ws/health/", headers=[*ORIGIN, (b"cookie", cookie.encode())]
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    assert await communicator.receive_json_from() == {"type": "hello", "user": "asha"}
+    await communicator.disconnect()

@@ -1,0 +1,22 @@
+"""The tournament's data: events and who may play, rounds and tables, games with their hands and scores.
+
+Scores are stored once, per hand and seat (`HandScore`); every total — a seat's cumulative score, a
+player's standing — is derived from those rows, so a corrected hand corrects everything after it.
+"""
+
+from tournament.models.audit import AuditEntry
+from tournament.models.events import EligibilityEntry, Event, Player
+from tournament.models.play import Game, Hand, HandScore, Round, Seat, Table
+
+__all__ = [
+    "AuditEntry",
+    "EligibilityEntry",
+    "Event",
+    "Game",
+    "Hand",
+    "HandScore",
+    "Player",
+    "Round",
+    "Seat",
+    "Table",
+]

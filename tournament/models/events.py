@@ -1,0 +1,163 @@
+"""Events, their eligibility lists and the players registered for them."""
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+PRESET_CHOICES = [
+    ("uno-official", "UNO, official rules"),
+    ("uno-400", "UNO to 400 (mini-project rules)"),
+    ("uno-classroom", "UNO (classroom assignment rules)"),
+    ("ocho-plato", "Ocho as played in the Plato app"),
+    ("ocho-cards", "Ocho on standard playing cards"),
+]
+TABLE_SIZE_VALIDATORS = [MinValueValidator(2), MaxValueValidator(10)]
+
+
+class Event(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        REGISTRATION = "registration", "Registration open"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    class Eligibility(models.TextChoices):
+        OPEN = "open", "Open to everyone"
+        LIST = "list", "Only people on the eligibility list"
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(unique=True)
+    description = models.TextField(blank=True)
+    rules_preset = models.CharField(max_length=40, choices=PRESET_CHOICES, default="uno-official")
+    rules_overrides = models.JSONField(
+        default=dict, blank=True, help_text="Options that differ from the preset, e.g. {\"hand_size\": 8}."
+    )
+    target_score = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Points that win a game; empty means the preset's own target."
+    )
+    min_table_size = models.PositiveSmallIntegerField(default=3, validators=TABLE_SIZE_VALIDATORS)
+    max_table_size = models.PositiveSmallIntegerField(default=4, validators=TABLE_SIZE_VALIDATORS)
+    turn_seconds = models.PositiveSmallIntegerField(
+        default=30, help_text="Seconds a player has for a move in a live game; 0 means no timer."
+    )
+    missed_turns_before_bot = models.PositiveSmallIntegerField(
+        default=3, help_text="Missed turns in a row after which a bot plays for the player until they return."
+    )
+    registration_opens = models.DateTimeField(null=True, blank=True)
+    registration_closes = models.DateTimeField(null=True, blank=True)
+    checkin_open = models.BooleanField(
+        default=False, help_text="While on, registered players can check themselves in for the next round."
+    )
+    eligibility = models.CharField(max_length=10, choices=Eligibility.choices, default=Eligibility.OPEN)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    organizers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="organized_events",
+        help_text="Members of the Organizer group who run this event (superusers run every event).",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("event_detail", args=[self.slug])
+
+    def clean(self) -> None:
+        errors = {}
+        if self.min_table_size and self.max_table_size and self.min_table_size > self.max_table_size:
+            errors["min_table_size"] = "The smallest table cannot be larger than the largest table."
+        if self.registration_opens and self.registration_closes:
+            if self.registration_opens >= self.registration_closes:
+                errors["registration_closes"] = "Registration must close after it opens."
+        if not isinstance(self.rules_overrides, dict):
+            errors["rules_overrides"] = "Overrides must be a JSON object of option names and values."
+        if errors:
+            raise ValidationError(errors)
+        from tournament.rules import RulesRefused, rules_for_event
+
+        try:
+            rules_for_event(self)
+        except RulesRefused as refused:
+            raise ValidationError({refused.field: str(refused)}) from refused
+
+    def registration_is_open(self, now=None) -> bool:
+        now = now or timezone.now()
+        if self.status != self.Status.REGISTRATION:
+            return False
+        if self.registration_opens and now < self.registration_opens:
+            return False
+        return not (self.registration_closes and now >= self.registration_closes)
+
+
+class EligibilityEntry(models.Model):
+    """One person on an event's eligibility list (for example one undergraduate of a department)."""
+
+    class Programme(models.TextChoices):
+        UG = "UG", "Undergraduate"
+        PG = "PG", "Postgraduate"
+        PHD = "PhD", "Doctoral"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="eligibility_entries")
+    roll_number = models.CharField(max_length=40)
+    name = models.CharField(max_length=200)
+    email = models.EmailField()
+    department = models.CharField(max_length=200)
+    programme = models.CharField(max_length=5, choices=Programme.choices)
+    year = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MaxValueValidator(10)])
+
+    class Meta:
+        verbose_name_plural = "eligibility entries"
+        ordering = ["roll_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "roll_number"], name="unique_roll_number_per_event")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.roll_number} {self.name}"
+
+
+class Player(models.Model):
+    """A user registered for an event."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "Registered"
+        CHECKED_IN = "checked_in", "Checked in"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        DISQUALIFIED = "disqualified", "Disqualified"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="players")
+    roll_number = models.CharField(max_length=40, blank=True)
+    display_name = models.CharField(max_length=80)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
+    seeding = models.IntegerField(
+        null=True, blank=True, help_text="Optional seeding score (higher is stronger) used to spread players."
+    )
+    registered_at = models.DateTimeField(auto_now_add=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["display_name"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "user"], name="one_registration_per_user"),
+            models.UniqueConstraint(
+                fields=["event", "roll_number"],
+                condition=~models.Q(roll_number=""),
+                name="one_registration_per_roll_number",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in (self.Status.REGISTERED, self.Status.CHECKED_IN)

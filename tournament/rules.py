@@ -1,0 +1,36 @@
+"""The rule set an event plays with: its engine preset, its overrides and its target score."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tournament.models import Event
+
+
+class RulesRefused(ValueError):
+    """The engine refused the event's rules; ``field`` names the form field to show the message on."""
+
+    def __init__(self, message: str, field: str = "rules_overrides"):
+        super().__init__(message)
+        self.field = field
+
+
+def rules_for_event(event: Event):
+    """The engine's rule set for an event, with its overrides and target applied."""
+    from games import engine
+
+    try:
+        rules = engine.get_preset(event.rules_preset)
+    except (KeyError, engine.RuleError) as error:
+        raise RulesRefused(f"Unknown rules preset {event.rules_preset!r}.", field="rules_preset") from error
+    overrides = dict(event.rules_overrides or {})
+    if event.target_score:
+        overrides["target_score"] = event.target_score
+    if not overrides:
+        return rules
+    try:
+        return rules.with_overrides(overrides)
+    except engine.RuleError as error:
+        field = "target_score" if "target" in str(error).lower() and event.target_score else "rules_overrides"
+        raise RulesRefused(str(error), field=field) from error

@@ -1,0 +1,27 @@
+"""Audit entries: who changed what in an event, and why. Written by the services, never by views."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournament.models import AuditEntry, Event
+
+
+def record(
+    event: Event,
+    actor,
+    action: str,
+    target: str,
+    reason: str = "",
+    changes: dict[str, Any] | None = None,
+) -> AuditEntry:
+    """Write one audit entry; call it inside the service's transaction so it stands or falls with it."""
+    user = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
+    return AuditEntry.objects.create(
+        event=event,
+        actor=user,
+        action=action,
+        target=target[:200],
+        reason=reason,
+        changes=changes or {},
+    )

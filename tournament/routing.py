@@ -1,1 +1,9 @@
-websocket_urlpatterns: list = []
+"""Websocket routes of the tournament app (gathered in config/websocket_urls.py)."""
+
+from django.urls import path
+
+from tournament import consumers
+
+websocket_urlpatterns = [
+    path("ws/events/<slug:slug>/", consumers.LeaderboardConsumer.as_asgi()),
+]

@@ -1,0 +1,50 @@
+"""Live leaderboards: telling the watchers of an event that its scores changed.
+
+The services that record hands call ``notify_scores_changed(event)``; every websocket watching the event
+(``tournament.consumers.LeaderboardConsumer``, group ``event-<id>``) then recomputes the leaderboard on the
+server and sends the fresh public rows to its browser. The message on the channel layer is deliberately
+tiny ("scores changed"): the rows are built by each consumer from the database, never carried in it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+if TYPE_CHECKING:
+    from tournament.models import Event
+
+logger = logging.getLogger(__name__)
+
+SCORES_CHANGED = "scores.changed"  # dispatched to LeaderboardConsumer.scores_changed
+
+
+def event_group_name(event_id: int) -> str:
+    """The channel-layer group of everyone watching one event's leaderboard."""
+    return f"event-{event_id}"
+
+
+def notify_scores_changed(event: Event) -> None:
+    """Tell the event's live leaderboards to refresh, once the current transaction has committed.
+
+    Call it from synchronous code (a service, an admin action) after saving hand results. Inside
+    ``transaction.atomic`` the message is sent on commit, so watchers never read scores that are about to
+    be rolled back; outside a transaction it is sent at once. A channel layer that cannot be reached
+    is logged, never raised: the scores are saved and the pages still show them.
+    """
+    event_id = event.pk
+    transaction.on_commit(lambda: _send_scores_changed(event_id))
+
+
+def _send_scores_changed(event_id: int) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(event_group_name(event_id), {"type": SCORES_CHANGED, "event": event_id})
+    except Exception:  # noqa: BLE001 - a live update lost must not undo or break the recorded result
+        logger.exception("could not tell the live leaderboards of event %s that scores changed", event_id)

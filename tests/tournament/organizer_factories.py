@@ -1,0 +1,42 @@
+"""Small builders for the organizer-side tests (events, organizers, players, a seated round)."""
+
+from __future__ import annotations
+
+import itertools
+
+from django.contrib.auth import get_user_model
+
+from tournament.models import Event, Player
+from tournament.services.organizers import make_organizer
+
+PASSWORD = "pw-for-tests-1"
+_counter = itertools.count(1)
+
+
+def make_event(**fields) -> Event:
+    n = next(_counter)
+    defaults = {"name": f"Event {n}", "slug": f"event-{n}", "rules_preset": "uno-official",
+                "min_table_size": 3, "max_table_size": 4, "target_score": 500}
+    defaults.update(fields)
+    return Event.objects.create(**defaults)
+
+
+def make_user(username: str | None = None, **fields):
+    username = username or f"user{next(_counter)}"
+    return get_user_model().objects.create_user(username, password=PASSWORD, **fields)
+
+
+def make_organizer_of(event: Event, username: str | None = None):
+    user = make_user(username or f"org{next(_counter)}")
+    make_organizer(user, event)
+    return user
+
+
+def make_players(event: Event, count: int, status: str = Player.Status.REGISTERED) -> list[Player]:
+    players = []
+    for _ in range(count):
+        n = next(_counter)
+        user = make_user(f"student{n}")
+        players.append(Player.objects.create(event=event, user=user, display_name=f"Student {n}",
+                                             roll_number=f"R{n:05d}", status=status))
+    return players

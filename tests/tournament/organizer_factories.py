@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 
 from tournament.models import Event, Player
 from tournament.services.organizers import make_organizer
@@ -21,9 +23,14 @@ def make_event(**fields) -> Event:
     return Event.objects.create(**defaults)
 
 
+@functools.cache
+def _password_hash() -> str:
+    return make_password(PASSWORD)  # hashed once: PBKDF2 per user would make the tests slow
+
+
 def make_user(username: str | None = None, **fields):
     username = username or f"user{next(_counter)}"
-    return get_user_model().objects.create_user(username, password=PASSWORD, **fields)
+    return get_user_model().objects.create(username=username, password=_password_hash(), **fields)
 
 
 def make_organizer_of(event: Event, username: str | None = None):

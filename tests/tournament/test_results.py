@@ -1,0 +1,115 @@
+"""Recording and correcting hands: winner takes the others' points, totals derived, target finishes."""
+
+import pytest
+
+from tests.tournament.organizer_factories import make_event, make_players, make_user
+from tournament.models import AuditEntry, Game, Hand, HandScore
+from tournament.services import rounds
+from tournament.services.results import ResultError, game_totals, points_won_for, record_hand
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def running_game():
+    event = make_event(min_table_size=3, max_table_size=3, target_score=100)
+    make_players(event, 3)
+    organizer = make_user()
+    round_ = rounds.create_first_round(event, rounds.plan_first_round(event, seed=5), organizer)
+    rounds.start_round(round_, organizer)
+    game = Game.objects.get(table__round=round_)
+    seats = list(game.table.seats.order_by("number"))
+    return game, seats, organizer
+
+
+def test_points_won_winner_takes_the_rest():
+    assert points_won_for(1, {1: 0, 2: 30, 3: 12}) == {1: 42, 2: 0, 3: 0}
+
+
+def test_record_a_hand(running_game):
+    game, (a, b, c), organizer = running_game
+    outcome = record_hand(game, 1, a.pk, {a.pk: 0, b.pk: 30, c.pk: 12}, organizer, "Table played on paper")
+    assert outcome.created and not outcome.game_finished
+    hand = outcome.hand
+    assert hand.source == Hand.Source.MANUAL and hand.winner_id == a.pk and hand.dealer == 0
+    assert dict(HandScore.objects.filter(hand=hand).values_list("seat_id", "points_won")) == {
+        a.pk: 42, b.pk: 0, c.pk: 0}
+    entry = AuditEntry.objects.get(action="hand.record")
+    assert entry.actor == organizer and entry.reason == "Table played on paper"
+    assert entry.changes["before"] is None and entry.changes["after"]["scores"][a.label]["points_won"] == 42
+
+
+def test_correction_recomputes_the_cumulative_total(running_game):
+    game, (a, b, c), organizer = running_game
+    record_hand(game, 1, a.pk, {a.pk: 0, b.pk: 30, c.pk: 12}, organizer, "paper")
+    record_hand(game, 2, b.pk, {a.pk: 5, b.pk: 0, c.pk: 20}, organizer, "paper")
+    assert game_totals(game) == {a.pk: 42, b.pk: 25, c.pk: 0}
+    outcome = record_hand(game, 1, c.pk, {a.pk: 8, b.pk: 10, c.pk: 0}, organizer, "Wrong winner noted")
+    assert not outcome.created
+    totals = game_totals(game)
+    # cumulative = sum over hands, recomputed from the rows after the correction
+    for seat in (a, b, c):
+        assert totals.get(seat.pk, 0) == sum(
+            HandScore.objects.filter(hand__game=game, seat=seat).values_list("points_won", flat=True))
+    assert totals == {a.pk: 0, b.pk: 25, c.pk: 18}
+    entry = AuditEntry.objects.get(action="hand.correct")
+    assert entry.changes["before"]["winner"] == a.label and entry.changes["after"]["winner"] == c.label
+    assert Hand.objects.filter(game=game).count() == 2
+
+
+def test_reaching_the_target_finishes_the_game_and_a_correction_reopens_it(running_game):
+    game, (a, b, c), organizer = running_game
+    record_hand(game, 1, a.pk, {a.pk: 0, b.pk: 50, c.pk: 20}, organizer, "paper")
+    outcome = record_hand(game, 2, a.pk, {a.pk: 0, b.pk: 25, c.pk: 10}, organizer, "paper")
+    game.refresh_from_db()
+    assert outcome.game_finished and game.status == "finished" and game.winner_id == a.pk
+    assert game.table.round.status == "finished"
+    with pytest.raises(ResultError, match="game is finished"):
+        record_hand(game, 3, b.pk, {a.pk: 1, b.pk: 0, c.pk: 1}, organizer, "late")
+    outcome = record_hand(game, 2, a.pk, {a.pk: 0, b.pk: 5, c.pk: 5}, organizer, "miscounted")
+    game.refresh_from_db()
+    assert outcome.game_reopened and game.status == "running" and game.winner_id is None
+    game.table.round.refresh_from_db()
+    assert game.table.round.status == "running"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"reason": ""}, "Give a reason"),
+        ({"number": 3}, "next hand of this game is hand 1"),
+        ({"winner_points": 4}, "points left must be 0"),
+        ({"negative": True}, "whole number, 0 or more"),
+        ({"missing_seat": True}, "every seat"),
+    ],
+)
+def test_bad_results_are_refused_and_save_nothing(running_game, change, message):
+    game, (a, b, c), organizer = running_game
+    points = {a.pk: change.get("winner_points", 0), b.pk: -3 if change.get("negative") else 7, c.pk: 2}
+    if change.get("missing_seat"):
+        del points[c.pk]
+    with pytest.raises(ResultError, match=message):
+        record_hand(game, change.get("number", 1), a.pk, points, organizer, change.get("reason", "paper"))
+    assert not Hand.objects.filter(game=game).exists()
+    assert not AuditEntry.objects.filter(action__startswith="hand.").exists()
+
+
+def test_pending_game_cannot_take_hands():
+    event = make_event(min_table_size=2, max_table_size=2)
+    make_players(event, 2)
+    round_ = rounds.create_first_round(event, rounds.plan_first_round(event, seed=1), make_user())
+    game = Game.objects.get(table__round=round_)
+    a, b = game.table.seats.all()
+    with pytest.raises(ResultError, match="not started"):
+        record_hand(game, 1, a.pk, {a.pk: 0, b.pk: 3}, None, "paper")
+
+
+def test_winner_of_an_early_finish_is_the_leader(running_game):
+    game, (a, b, c), organizer = running_game
+    record_hand(game, 1, b.pk, {a.pk: 10, b.pk: 0, c.pk: 10}, organizer, "paper")
+    finished = rounds.change_game_status(game, "finish", organizer, reason="time")
+    assert finished.winner_id == b.pk
+    # a correction of an early-finished game keeps it finished
+    record_hand(game, 1, b.pk, {a.pk: 5, b.pk: 0, c.pk: 10}, organizer, "typo")
+    game.refresh_from_db()
+    assert game.status == "finished"

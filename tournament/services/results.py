@@ -1,0 +1,192 @@
+"""Recording and correcting a hand's result by hand (when a table played offline or a result was wrong).
+
+Scores follow the engine's "winner takes" scoring, as every preset does: the player who went out scores
+the points left in the other hands. Only the per-hand ``HandScore`` rows are stored; after every change
+the game's totals are recomputed from them, so a corrected hand corrects the game: it finishes when a seat
+reaches the target, and a finished game whose winner no longer reaches it is running again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournament.models import Game, Hand, HandScore, Round, Seat
+from tournament.services import audit
+from tournament.services.rounds import _notify, finish_round_if_done
+
+SUPPORTED_SCORING = "winner_takes"
+
+
+class ResultError(ValueError):
+    """A hand result that cannot be recorded; the message says what to fix."""
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    hand: Hand
+    created: bool
+    game_finished: bool
+    game_reopened: bool
+
+
+def points_won_for(winner_seat_id: int, points_left: Mapping[int, int]) -> dict[int, int]:
+    """Winner-takes scoring: the winner scores everyone else's points left; the others score nothing."""
+    return {seat_id: (sum(v for s, v in points_left.items() if s != winner_seat_id)
+                      if seat_id == winner_seat_id else 0) for seat_id in points_left}
+
+
+def _check_scoring(game: Game) -> None:
+    from tournament.rules import RulesRefused, rules_for_event
+
+    try:
+        rules = rules_for_event(game.table.round.event)
+    except RulesRefused as refused:
+        raise ResultError(f"The event's rules are refused by the engine: {refused}") from refused
+    scoring = getattr(rules, "scoring", SUPPORTED_SCORING)
+    if scoring != SUPPORTED_SCORING or getattr(rules, "partners", False):
+        raise ResultError(
+            f"Hands can be recorded by hand only for winner-takes scoring without partners; "
+            f"this event scores {scoring!r}{' with partners' if getattr(rules, 'partners', False) else ''}."
+        )
+
+
+def record_hand(
+    game: Game,
+    number: int,
+    winner_seat_id: int,
+    points_left: Mapping[int, int],
+    actor,
+    reason: str,
+) -> HandOutcome:
+    """Record hand ``number`` of ``game`` (the next one) or correct it (an earlier one).
+
+    ``points_left`` maps every seat id at the table to the value of the cards left in its hand; the
+    winner's is 0. ``reason`` is required and goes into the audit entry with the before and after.
+    """
+    reason = (reason or "").strip()
+    if not reason:
+        raise ResultError("Give a reason for recording or correcting the hand.")
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("table__round__event").get(pk=game.pk)
+        event = game.table.round.event
+        if game.status == Game.Status.PENDING:
+            raise ResultError("The game has not started yet; start the round first.")
+        _check_scoring(game)
+        seats = {seat.pk: seat for seat in Seat.objects.filter(table_id=game.table_id).select_related("player")}
+        points = _checked_points(seats, winner_seat_id, points_left)
+        hand = Hand.objects.filter(game=game, number=number).first()
+        last_number = Hand.objects.filter(game=game).order_by("-number").values_list("number", flat=True).first()
+        if hand is None:
+            expected = (last_number or 0) + 1
+            if number != expected:
+                raise ResultError(f"The next hand of this game is hand {expected}; earlier hands can be corrected.")
+            if game.status == Game.Status.FINISHED:
+                raise ResultError("The game is finished; correct one of its hands instead of adding one.")
+        won = points_won_for(winner_seat_id, points)
+        was_at_target = any(total >= game.target_score for total in game_totals(game).values())
+        before = _hand_snapshot(hand, seats) if hand else None
+        created = hand is None
+        if created:
+            previous_dealer = (Hand.objects.filter(game=game, number=number - 1)
+                               .values_list("dealer", flat=True).first())
+            dealer = 0 if previous_dealer is None else (previous_dealer + 1) % len(seats)
+            now = timezone.now()
+            hand = Hand.objects.create(game=game, number=number, dealer=dealer, winner_id=winner_seat_id,
+                                       source=Hand.Source.MANUAL, started_at=now, ended_at=now)
+        else:
+            hand.winner_id = winner_seat_id
+            hand.source = Hand.Source.MANUAL
+            hand.save(update_fields=["winner", "source"])
+            HandScore.objects.filter(hand=hand).delete()
+        HandScore.objects.bulk_create([
+            HandScore(hand=hand, seat_id=seat_id, points_left=points[seat_id], points_won=won[seat_id])
+            for seat_id in sorted(seats)
+        ])
+        after = _hand_snapshot(hand, seats, points, won, winner_seat_id)
+        finished, reopened, change = _settle_game(game, was_at_target)
+        audit.record(
+            event, actor, "hand.record" if created else "hand.correct",
+            f"Round {game.table.round.number}, {game.table}, game {game.number}, hand {number}",
+            reason=reason, changes={"before": before, "after": after, **change},
+        )
+        round_ = game.table.round
+        if finished:
+            finish_round_if_done(round_)
+        elif reopened and round_.status == Round.Status.FINISHED:
+            Round.objects.filter(pk=round_.pk).update(status=Round.Status.RUNNING)
+    _notify(event)
+    return HandOutcome(hand, created, finished, reopened)
+
+
+def _checked_points(seats: dict[int, Seat], winner_seat_id: int, points_left: Mapping[int, int]) -> dict[int, int]:
+    if winner_seat_id not in seats:
+        raise ResultError("The winner must hold a seat at this table.")
+    points = {int(k): v for k, v in points_left.items()}
+    if set(points) != set(seats):
+        raise ResultError("Give the points left for every seat at the table, and only for them.")
+    for seat_id, value in points.items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ResultError(f"Points left for {seats[seat_id].label} must be a whole number, 0 or more.")
+    if points[winner_seat_id] != 0:
+        raise ResultError(f"{seats[winner_seat_id].label} went out, so their points left must be 0.")
+    return points
+
+
+def _hand_snapshot(hand: Hand, seats: dict[int, Seat], points=None, won=None, winner_id=None) -> dict:
+    """The hand's result in words and numbers, for the audit entry's before/after."""
+    if points is None:
+        rows = list(HandScore.objects.filter(hand=hand).values_list("seat_id", "points_left", "points_won"))
+        points = {s: left for s, left, _ in rows}
+        won = {s: w for s, _, w in rows}
+        winner_id = hand.winner_id
+    return {
+        "winner": seats[winner_id].label if winner_id in seats else None,
+        "source": hand.source,
+        "scores": {seats[s].label: {"points_left": points[s], "points_won": won[s]} for s in sorted(points)},
+    }
+
+
+def _settle_game(game: Game, was_at_target: bool) -> tuple[bool, bool, dict]:
+    """Finish the game at the first hand that brings a seat to the target; reopen a game that had
+    finished at the target when a correction leaves nobody there (an early finish by an organizer stays)."""
+    rows = HandScore.objects.filter(hand__game=game).order_by("hand__number").values_list(
+        "hand__number", "seat_id", "points_won")
+    totals: dict[int, int] = {}
+    winner_id = None
+    current_hand = None
+    for hand_number, seat_id, won in rows:
+        if winner_id is not None and hand_number != current_hand:
+            break
+        current_hand = hand_number
+        totals[seat_id] = totals.get(seat_id, 0) + won
+        if totals[seat_id] >= game.target_score and winner_id is None:
+            winner_id = seat_id
+    if winner_id is not None:
+        changed = game.status != Game.Status.FINISHED or game.winner_id != winner_id
+        if changed:
+            before = [game.status, game.winner_id]
+            game.status = Game.Status.FINISHED
+            game.winner_id = winner_id
+            game.finished_at = game.finished_at or timezone.now()
+            game.save(update_fields=["status", "winner", "finished_at"])
+            return True, False, {"game": {"status_winner_seat": [before, [game.status, winner_id]]}}
+        return False, False, {}
+    if game.status == Game.Status.FINISHED and was_at_target:
+        before = [game.status, game.winner_id]
+        game.status = Game.Status.RUNNING
+        game.winner_id = None
+        game.finished_at = None
+        game.save(update_fields=["status", "winner", "finished_at"])
+        return False, True, {"game": {"status_winner_seat": [before, [game.status, None]]}}
+    return False, False, {}
+
+
+def game_totals(game: Game) -> dict[int, int]:
+    """Cumulative points won per seat of ``game`` (sum over its hands)."""
+    from tournament.services.rounds import seat_totals
+
+    return seat_totals([game.pk]).get(game.pk, {})

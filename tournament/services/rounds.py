@@ -1,0 +1,299 @@
+"""Rounds of tables: planning the first round's seating, creating it, starting it, running its games.
+
+Planning is pure (``tournament.seating``) and saves nothing; ``create_first_round`` re-checks the plan
+against the players as they are at confirm time, so a stale or tampered preview cannot seat a withdrawn
+player or leave someone out. A planned round can be replaced (a new seed, moved players) until it starts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Count, Max, Sum
+from django.utils import timezone
+
+from tournament.models import Event, Game, Hand, HandScore, Player, Round, Seat, Table
+from tournament.seating import BOT, SeatingError, build_tables
+from tournament.services import audit
+
+CHECKED_IN = "checked_in"
+REGISTERED = "registered"
+SOURCES = {CHECKED_IN: "Checked-in players", REGISTERED: "All registered players (checked in or not)"}
+
+
+class RoundError(ValueError):
+    """An organizer action on a round or game that cannot be done now; the message says why."""
+
+
+@dataclass
+class SeatingPlan:
+    """Tables of player ids (``None`` = a bot seat) with how they were made."""
+
+    seed: int
+    source: str
+    fill_with_bots: bool
+    use_seeding: bool
+    tables: list[list[int | None]]
+    moved: list[int] = field(default_factory=list)  # players the organizer moved after the shuffle
+
+    @property
+    def player_ids(self) -> list[int]:
+        return [pid for table in self.tables for pid in table if pid is not BOT]
+
+
+def target_score_for(event: Event) -> int:
+    """Points that win a game of ``event``: the engine's target for its preset with overrides applied."""
+    from tournament.rules import rules_for_event
+
+    return rules_for_event(event).target
+
+
+def default_source(event: Event) -> str:
+    """Checked-in players when anyone has checked in, else everyone registered."""
+    checked_in = Player.objects.filter(event=event, status=Player.Status.CHECKED_IN).exists()
+    return CHECKED_IN if checked_in else REGISTERED
+
+
+def seating_candidates(event: Event, source: str) -> list[Player]:
+    if source not in SOURCES:
+        raise RoundError(f"Unknown choice of players {source!r}.")
+    statuses = [Player.Status.CHECKED_IN] if source == CHECKED_IN else [
+        Player.Status.REGISTERED, Player.Status.CHECKED_IN]
+    return list(Player.objects.filter(event=event, status__in=statuses).order_by("pk"))
+
+
+def plan_first_round(
+    event: Event,
+    seed: int | None = None,
+    source: str | None = None,
+    fill_with_bots: bool = False,
+    use_seeding: bool = False,
+) -> SeatingPlan:
+    """Shuffle (or spread by seeding) the candidates into tables; raises ``SeatingError`` to show."""
+    source = source or default_source(event)
+    seed = random.SystemRandom().randrange(1, 2**31) if seed is None else seed
+    players = seating_candidates(event, source)
+    seeding = {p.pk: p.seeding for p in players} if use_seeding else None
+    tables = build_tables([p.pk for p in players], event.min_table_size, event.max_table_size, seed,
+                          seeding=seeding, fill_with_bots=fill_with_bots)
+    return SeatingPlan(seed, source, fill_with_bots, use_seeding, tables)
+
+
+def rearranged_plan(event: Event, plan: SeatingPlan, assignment: dict[int, int]) -> SeatingPlan:
+    """``plan`` with players moved to the tables in ``assignment`` (player id → table number from 1).
+
+    Tables left empty disappear; bot seats are recomputed so every table reaches the minimum when the
+    plan fills with bots.
+    """
+    numbers = sorted(set(assignment.values()))
+    if any(n < 1 for n in numbers):
+        raise RoundError("Table numbers start at 1.")
+    original = {pid: index + 1 for index, table in enumerate(plan.tables) for pid in table if pid is not BOT}
+    if set(assignment) != set(original):
+        raise RoundError("The players to seat changed since the preview; build the preview again.")
+    grouped: dict[int, list[int]] = defaultdict(list)
+    for table in plan.tables:  # keep the shuffled order inside each table
+        for pid in table:
+            if pid is not BOT:
+                grouped[assignment[pid]].append(pid)
+    tables: list[list[int | None]] = []
+    for number in numbers:
+        players = grouped[number]
+        bots = max(0, event.min_table_size - len(players)) if plan.fill_with_bots else 0
+        tables.append(players + [BOT] * bots)
+    moved = sorted(pid for pid, number in assignment.items() if number != original[pid])
+    return SeatingPlan(plan.seed, plan.source, plan.fill_with_bots, plan.use_seeding, tables, moved)
+
+
+def plan_problems(event: Event, plan: SeatingPlan) -> list[str]:
+    """What stops the plan from being confirmed (empty when it can be)."""
+    problems = []
+    for number, table in enumerate(plan.tables, start=1):
+        if not event.min_table_size <= len(table) <= event.max_table_size:
+            problems.append(f"Table {number} has {len(table)} seats; tables must have "
+                            f"{event.min_table_size} to {event.max_table_size}.")
+        if all(pid is BOT for pid in table):
+            problems.append(f"Table {number} has only bots.")
+    return problems
+
+
+def first_round(event: Event) -> Round | None:
+    return Round.objects.filter(event=event, number=1).first()
+
+
+def create_first_round(event: Event, plan: SeatingPlan, actor) -> Round:
+    """Save the plan as round 1 (replacing a planned, unstarted round 1), with tables, seats and games."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        existing = Round.objects.select_for_update().filter(event=event, number=1).first()
+        if existing and existing.status != Round.Status.PLANNED:
+            raise RoundError("Round 1 has already started; its tables can no longer be rebuilt.")
+        candidates = {p.pk for p in seating_candidates(event, plan.source)}
+        seated = plan.player_ids
+        if len(seated) != len(set(seated)) or set(seated) != candidates:
+            raise RoundError("The players to seat changed since the preview; build the preview again.")
+        problems = plan_problems(event, plan)
+        if problems:
+            raise RoundError(" ".join(problems))
+        target = target_score_for(event)
+        replaced = existing.seed if existing else None
+        if existing:
+            existing.delete()
+        round_ = Round.objects.create(event=event, number=1, kind=Round.Kind.TABLES, seed=plan.seed)
+        tables = Table.objects.bulk_create(
+            [Table(round=round_, number=n) for n in range(1, len(plan.tables) + 1)]
+        )
+        Seat.objects.bulk_create([
+            Seat(table=table, number=index, player_id=pid,
+                 bot_kind=Seat.BotKind.HEURISTIC if pid is BOT else "")
+            for table, members in zip(tables, plan.tables, strict=True)
+            for index, pid in enumerate(members)
+        ])
+        Game.objects.bulk_create([Game(table=table, number=1, target_score=target) for table in tables])
+        audit.record(
+            event, actor, "round.create", f"Round 1: {len(tables)} tables",
+            changes={
+                "seed": plan.seed, "source": plan.source, "bots": sum(t.count(BOT) for t in plan.tables),
+                "seeding": plan.use_seeding, "moved_players": plan.moved, "tables": plan.tables,
+                "replaced_round_with_seed": replaced,
+            },
+        )
+    return round_
+
+
+def start_round(round_: Round, actor) -> Round:
+    """Start a planned round: its games start and the event is running."""
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+        if round_.status != Round.Status.PLANNED:
+            raise RoundError(f"{round_} is {round_.get_status_display().lower()}, not planned.")
+        now = timezone.now()
+        round_.status = Round.Status.RUNNING
+        round_.started_at = now
+        round_.save(update_fields=["status", "started_at"])
+        started = Game.objects.filter(table__round=round_, status=Game.Status.PENDING).update(
+            status=Game.Status.RUNNING, started_at=now)
+        event = round_.event
+        if event.status != Event.Status.RUNNING:
+            Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
+        audit.record(event, actor, "round.start", f"Round {round_.number} started",
+                     changes={"games_started": started, "event_status": [event.status, Event.Status.RUNNING]})
+    return round_
+
+
+GAME_ACTIONS = {
+    "pause": ((Game.Status.RUNNING,), Game.Status.PAUSED),
+    "resume": ((Game.Status.PAUSED,), Game.Status.RUNNING),
+    "finish": ((Game.Status.RUNNING, Game.Status.PAUSED), Game.Status.FINISHED),
+}
+
+
+def change_game_status(game: Game, action: str, actor, reason: str = "") -> Game:
+    """Pause, resume or finish a game. Finishing early needs a reason; the leader (if one) wins."""
+    if action not in GAME_ACTIONS:
+        raise RoundError(f"Unknown game action {action!r}.")
+    allowed, new_status = GAME_ACTIONS[action]
+    if action == "finish" and not reason.strip():
+        raise RoundError("Say why the game is finished before reaching the target.")
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("table__round__event").get(pk=game.pk)
+        if game.status not in allowed:
+            raise RoundError(f"{game} is {game.get_status_display().lower()}; it cannot be {action}d.")
+        before = game.status
+        game.status = new_status
+        changes = {"status": [before, new_status]}
+        fields = ["status"]
+        if action == "finish":
+            totals = seat_totals([game.pk]).get(game.pk, {})
+            best = max(totals.values(), default=0)
+            leaders = [seat for seat, total in totals.items() if total == best]
+            game.winner_id = leaders[0] if best > 0 and len(leaders) == 1 else None
+            game.finished_at = timezone.now()
+            fields += ["winner", "finished_at"]
+            changes["winner_seat"] = [None, game.winner_id]
+        game.save(update_fields=fields)
+        round_ = game.table.round
+        audit.record(round_.event, actor, f"game.{action}", f"Round {round_.number}, {game}",
+                     reason=reason.strip(), changes=changes)
+        if action == "finish":
+            finish_round_if_done(round_)
+    if action == "finish":
+        _notify(round_.event)
+    return game
+
+
+def finish_round_if_done(round_: Round) -> None:
+    """Mark the round finished once every one of its games is (call inside the caller's transaction)."""
+    unfinished = Game.objects.filter(table__round=round_).exclude(status=Game.Status.FINISHED).exists()
+    if not unfinished and round_.status == Round.Status.RUNNING:
+        Round.objects.filter(pk=round_.pk).update(status=Round.Status.FINISHED)
+
+
+def seat_totals(game_ids) -> dict[int, dict[int, int]]:
+    """Cumulative points won per seat for each game: {game id: {seat id: total}}, one query."""
+    totals: dict[int, dict[int, int]] = defaultdict(dict)
+    rows = (HandScore.objects.filter(hand__game_id__in=list(game_ids))
+            .values_list("hand__game_id", "seat_id").annotate(total=Sum("points_won")).order_by())
+    for game_id, seat_id, total in rows:
+        totals[game_id][seat_id] = total or 0
+    return totals
+
+
+def _notify(event: Event) -> None:
+    try:
+        from tournament.live import notify_scores_changed
+    except ImportError:  # the live leaderboard layer is optional for the organizer side
+        return
+    notify_scores_changed(event)
+
+
+@dataclass
+class SeatLine:
+    seat: Seat
+    total: int
+
+
+@dataclass
+class TableLine:
+    table: Table
+    game: Game | None
+    seats: list[SeatLine]
+    hands: int
+    last_hand_at: object = None
+
+
+def round_overview(round_: Round) -> list[TableLine]:
+    """Every table of the round with its seats, game status and cumulative score per seat.
+
+    Four queries whatever the size of the round (tables, seats with players, games, score sums + hands).
+    """
+    tables = list(Table.objects.filter(round=round_).order_by("stage", "number"))
+    seats_by_table: dict[int, list[Seat]] = defaultdict(list)
+    for seat in Seat.objects.filter(table__round=round_).select_related("player").order_by("table", "number"):
+        seats_by_table[seat.table_id].append(seat)
+    games: dict[int, Game] = {}
+    for game in Game.objects.filter(table__round=round_).order_by("table", "-number"):
+        games.setdefault(game.table_id, game)  # the latest game at each table
+    totals: dict[int, int] = defaultdict(int)
+    for seat_id, total in (HandScore.objects.filter(hand__game__in=games.values())
+                           .values_list("seat_id").annotate(total=Sum("points_won")).order_by()):
+        totals[seat_id] = total or 0
+    hands = {row["game_id"]: row for row in Hand.objects.filter(game__in=games.values()).values("game_id")
+             .annotate(count=Count("pk"), last=Max("ended_at")).order_by()}
+    lines = []
+    for table in tables:
+        game = games.get(table.pk)
+        info = hands.get(game.pk, {}) if game else {}
+        lines.append(TableLine(table, game, [SeatLine(s, totals[s.pk]) for s in seats_by_table[table.pk]],
+                               info.get("count", 0), info.get("last")))
+    return lines
+
+
+__all__ = [
+    "SeatingError", "RoundError", "SeatingPlan", "plan_first_round", "rearranged_plan", "plan_problems",
+    "create_first_round", "start_round", "change_game_status", "round_overview", "seat_totals",
+    "target_score_for",
+]

@@ -26,7 +26,7 @@ def rules_for_event(event: Event):
         raise RulesRefused(f"Unknown rules preset {event.rules_preset!r}.", field="rules_preset") from error
     overrides = dict(event.rules_overrides or {})
     if event.target_score:
-        overrides["target_score"] = event.target_score
+        overrides["target"] = event.target_score  # the engine calls it `target`
     if not overrides:
         return rules
     try:

@@ -6,4 +6,13 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("events/", views.event_list, name="event_list"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
+    path("events/<slug:slug>/", views.event_detail, name="event_detail"),
+    path("events/<slug:slug>/leaderboard/", views.leaderboard, name="leaderboard"),
+    path("events/<slug:slug>/rounds/<int:number>/leaderboard/", views.leaderboard, name="round_leaderboard"),
+    path("events/<slug:slug>/tables/<int:table_id>/", views.table_detail, name="table_detail"),
+    path("events/<slug:slug>/players/<int:player_id>/", views.player_detail, name="player_detail"),
+    path("events/<slug:slug>/register/", views.register, name="register"),
+    path("events/<slug:slug>/me/", views.my_event, name="my_event"),
+    path("events/<slug:slug>/check-in/", views.check_in_view, name="check_in"),
+    path("events/<slug:slug>/withdraw/", views.withdraw_view, name="withdraw"),
 ]

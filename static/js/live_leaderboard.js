@@ -1,0 +1,94 @@
+// Live leaderboard: keeps the server-rendered table#leaderboard up to date over a websocket.
+// The page is complete without this script; it only replaces the rows when the server sends new ones.
+// Reconnects with exponential back-off (1 s doubling to 30 s, with jitter) after the socket closes.
+
+const table = document.querySelector("table#leaderboard[data-live-url]");
+const statusLine = document.getElementById("live-status");
+const NUMBERS = ["points_won", "games_won", "hands_won", "points_left"];
+const MAX_DELAY_MS = 30000;
+
+function say(text) {
+  if (statusLine) statusLine.textContent = text;
+}
+
+function playerUrl(id) {
+  return table.dataset.playerUrl.replace(/0\/$/, `${id}/`);
+}
+
+function cell(text, className) {
+  const td = document.createElement("td");
+  td.textContent = String(text);
+  if (className) td.className = className;
+  return td;
+}
+
+function buildRow(row, previous) {
+  const tr = document.createElement("tr");
+  tr.dataset.playerId = row.player_id;
+  tr.appendChild(cell(row.rank));
+  const name = document.createElement("td");
+  const link = document.createElement("a");
+  link.href = playerUrl(row.player_id);
+  link.textContent = row.display_name;
+  name.appendChild(link);
+  if (row.status === "withdrawn" || row.status === "disqualified") {
+    const note = document.createElement("small");
+    note.className = "text-muted";
+    note.textContent = ` (${row.status})`;
+    name.append(" ", note);
+  }
+  tr.appendChild(name);
+  for (const key of NUMBERS) tr.appendChild(cell(row[key], "text-end"));
+  if (previous && previous !== tr.textContent) tr.classList.add("changed");
+  return tr;
+}
+
+function render(rows) {
+  const body = table.tBodies[0];
+  const before = new Map([...body.rows].map((tr) => [tr.dataset.playerId, tr.textContent]));
+  const fresh = document.createDocumentFragment();
+  for (const row of rows) fresh.appendChild(buildRow(row, before.get(String(row.player_id))));
+  if (!rows.length) {
+    const tr = document.createElement("tr");
+    const td = cell("No players yet.", "text-muted");
+    td.colSpan = 6;
+    tr.appendChild(td);
+    fresh.appendChild(tr);
+  }
+  body.replaceChildren(fresh);
+  say(`Live: updated at ${new Date().toLocaleTimeString()}.`);
+}
+
+function connect(attempt = 0) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new WebSocket(`${scheme}//${location.host}${table.dataset.liveUrl}`);
+  let opened = false;
+  socket.addEventListener("open", () => {
+    opened = true;
+    say("Live: connected.");
+  });
+  socket.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (message.type === "leaderboard" && Array.isArray(message.rows)) render(message.rows);
+    else if (message.type === "error") console.warn("leaderboard:", message.error);
+  });
+  socket.addEventListener("close", () => {
+    const next = opened ? 0 : attempt + 1;
+    const delay = Math.min(MAX_DELAY_MS, 1000 * 2 ** next) * (0.75 + Math.random() / 2);
+    say(`Live updates paused; reconnecting in ${Math.round(delay / 1000)} s. The table shows the last scores received.`);
+    setTimeout(() => connect(next), delay);
+  });
+  // Back on a sleeping phone's screen: ask for the rows at once rather than wait for the next change.
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ type: "refresh" }));
+    }
+  }, { once: true });
+}
+
+if (table && "WebSocket" in window) connect();

@@ -1,0 +1,157 @@
+"""Pages of a logged-in student: signing up, registering, "my event", checking in and withdrawing.
+
+Thin: the registration service decides and its ``RegistrationRefused`` message is shown as it is.
+"my event" only ever shows the logged-in user's own registration; no URL takes a player id.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from tournament.forms import RegistrationForm, SignupForm
+from tournament.models import Player, Seat
+from tournament.services.registration import (
+    RegistrationRefused,
+    check_in,
+    check_registration_open,
+    first_round_started,
+    prefill_for,
+    register_player,
+    withdraw,
+)
+from tournament.views.public import get_public_event
+from tournament.views.scoreboard import load_scoreboards
+
+
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("home")
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not next_url.startswith("/") or next_url.startswith("//"):
+        next_url = ""
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.get_username()}! Your account is ready.")
+        return redirect(next_url or "event_list")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+@login_required
+def register(request, slug: str):
+    event = get_public_event(slug)
+    existing = Player.objects.filter(event=event, user=request.user).first()
+    if existing is not None and existing.is_active:
+        messages.info(request, f"You are registered for {event.name} as {existing.display_name}.")
+        return redirect("my_event", slug=event.slug)
+    closed_reason = ""
+    try:
+        check_registration_open(event)
+    except RegistrationRefused as refused:
+        closed_reason = str(refused)
+    if request.method == "POST":
+        form = RegistrationForm(request.POST, event=event)
+        if form.is_valid():
+            try:
+                player = register_player(
+                    event, request.user, form.cleaned_data["roll_number"], form.cleaned_data["display_name"]
+                )
+            except RegistrationRefused as refused:
+                form.add_error(None, str(refused))
+            else:
+                messages.success(request, f"You are registered for {event.name} as {player.display_name}.")
+                return redirect("my_event", slug=event.slug)
+    else:
+        prefill = prefill_for(event, request.user)
+        form = RegistrationForm(
+            event=event, initial={"roll_number": prefill.roll_number, "display_name": prefill.display_name}
+        )
+    return render(
+        request, "tournament/register.html", {"event": event, "form": form, "closed_reason": closed_reason}
+    )
+
+
+@login_required
+def my_event(request, slug: str):
+    event = get_public_event(slug)
+    player = Player.objects.filter(event=event, user=request.user).first()
+    seats = []
+    if player is not None:
+        seat_rows = list(
+            Seat.objects.filter(player=player)
+            .select_related("table__round")
+            .order_by("-table__round__number", "table__stage")
+        )
+        boards = load_scoreboards([seat.table_id for seat in seat_rows])
+        for seat in seat_rows:
+            games = boards[seat.table_id]
+            position = [s.pk for s in games[0].seats].index(seat.pk) if games else None
+            seats.append(
+                {
+                    "seat": seat,
+                    "table": seat.table,
+                    "round": seat.table.round,
+                    "tablemates": [s for s in (games[0].seats if games else []) if s.pk != seat.pk],
+                    "games": [
+                        {"board": board, "my_total": board.totals[position] if position is not None else 0}
+                        for board in games
+                    ],
+                    "url": reverse("table_detail", args=[event.slug, seat.table_id]),
+                }
+            )
+    can_withdraw = bool(player and player.is_active and first_round_started(player) is None)
+    return render(
+        request,
+        "tournament/my_event.html",
+        {
+            "event": event,
+            "player": player,
+            "seats": seats,
+            "can_check_in": bool(player and player.status == Player.Status.REGISTERED and event.checkin_open),
+            "can_withdraw": can_withdraw and event.status != event.Status.FINISHED,
+        },
+    )
+
+
+def _own_player(request, slug: str):
+    event = get_public_event(slug)
+    return event, Player.objects.filter(event=event, user=request.user).first()
+
+
+@login_required
+@require_POST
+def check_in_view(request, slug: str):
+    event, player = _own_player(request, slug)
+    if player is None:
+        messages.error(request, f"You are not registered for {event.name}.")
+    else:
+        try:
+            check_in(player)
+        except RegistrationRefused as refused:
+            messages.error(request, str(refused))
+        else:
+            messages.success(request, "You are checked in. Watch this page for your table.")
+    return redirect("my_event", slug=event.slug)
+
+
+@login_required
+def withdraw_view(request, slug: str):
+    event, player = _own_player(request, slug)
+    if request.method != "POST":
+        return render(request, "tournament/withdraw_confirm.html", {"event": event, "player": player})
+    if player is None:
+        messages.error(request, f"You are not registered for {event.name}.")
+    else:
+        try:
+            withdraw(player, reason=request.POST.get("reason", "")[:500])
+        except RegistrationRefused as refused:
+            messages.error(request, str(refused))
+        else:
+            messages.success(request, f"You have withdrawn from {event.name}.")
+    return redirect("my_event", slug=event.slug)

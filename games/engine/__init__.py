@@ -1,0 +1,42 @@
+"""The rules engine: pure Python, no Django, no I/O; deterministic from a seed or an explicit deck order.
+
+Typical use::
+
+    from games.engine import get_preset, new_hand, legal_actions, apply, view_for
+    state = new_hand(get_preset("uno-official"), 4, seed=42)
+    events = apply(state, legal_actions(state, state.turn)[0])
+"""
+
+from .actions import (
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColour,
+    Draw,
+    Pass,
+    Play,
+    action_from_dict,
+)
+from .cards import CARD_ID, CODE, COLOUR_CODES, card_code, card_id
+from .deal import HandSetup, new_hand, replay, start_hand
+from .decks import arrange_deck, deck_codes
+from .errors import EngineError, IllegalAction, MalformedAction, RuleError
+from .events import Event
+from .game import Game, HandResult
+from .legal import legal_actions
+from .play import apply
+from .presets import PRESETS, get_preset
+from .rules import RuleSet
+from .scoring import HandScore, points_in_hands, score_hand
+from .state import HandState
+from .views import spectator_view, view_for
+
+__all__ = [
+    "Accept", "Action", "CallUno", "Catch", "Challenge", "ChooseColour", "Draw", "Pass", "Play",
+    "action_from_dict", "CARD_ID", "CODE", "COLOUR_CODES", "card_code", "card_id", "HandSetup", "new_hand",
+    "replay", "start_hand", "arrange_deck", "deck_codes", "EngineError", "IllegalAction", "MalformedAction",
+    "RuleError", "Event", "Game", "HandResult", "legal_actions", "apply", "PRESETS", "get_preset", "RuleSet",
+    "HandScore", "points_in_hands", "score_hand", "HandState", "spectator_view", "view_for",
+]

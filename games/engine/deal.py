@@ -1,0 +1,203 @@
+"""Starting a hand: choosing the dealer, shuffling or taking an explicit deck order, dealing, and the
+first-card rules. `HandSetup` records everything a hand is determined by, for `replay`."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from . import cards as C
+from .actions import Action, action_from_dict
+from .cards import CARD_ID, CODE, COLOUR, IS_WILD, KIND
+from .decks import deck_cards
+from .drawing import draw_cards, seen_by
+from .errors import RuleError
+from .events import Event
+from .rules import RuleSet
+from .state import CHOOSE_COLOUR, PLAY, HandState
+
+
+def _choose_dealer(rules: RuleSet, seats: int, rng: random.Random, events: list[Event]) -> int:
+    """001: "Each player draws a card. Player with the highest point value is the dealer." Ties draw again."""
+    full = deck_cards(rules)
+    candidates = list(range(seats))
+    while True:
+        drawn = rng.sample(full, len(candidates))
+        values = [rules.card_points(c) for c in drawn]
+        best = max(values)
+        events.append(Event("dealer_draw", {"draws": [[s, CODE[c]] for s, c in zip(candidates, drawn, strict=True)]}))
+        tied = [s for s, v in zip(candidates, values, strict=True) if v == best]
+        if len(tied) == 1:
+            return tied[0]
+        candidates = tied
+
+
+def _deck_order(rules: RuleSet, deck: Iterable[str]) -> list[int]:
+    codes = list(deck)
+    unknown = [c for c in codes if c not in CARD_ID]
+    if unknown:
+        raise RuleError(f"unknown card code(s) in the deck order: {', '.join(unknown[:5])}")
+    given = Counter(codes)
+    wanted = Counter(CODE[c] for c in deck_cards(rules))
+    if given != wanted:
+        missing = wanted - given
+        extra = given - wanted
+        parts = []
+        if missing:
+            parts.append(f"missing {', '.join(sorted(missing.elements()))[:200]}")
+        if extra:
+            parts.append(f"not in this deck {', '.join(sorted(extra.elements()))[:200]}")
+        raise RuleError(f"the deck order must hold exactly the cards of a {rules.preset} deck: {'; '.join(parts)}")
+    return [CARD_ID[c] for c in reversed(codes)]  # internal piles keep their top at the end
+
+
+def start_hand(rules: RuleSet, seats: int, *, seed: int | None = None, deck: list[str] | None = None,
+               dealer: int | None = None) -> tuple[HandState, list[Event]]:
+    """Deal a hand and return it with the opening events (dealer draw, deal, first card and its effect).
+
+    The hand is determined by (rules, seats, seed) or by (rules, seats, deck, dealer[, seed]). `deck` lists
+    card codes top of the draw pile first; hands are dealt in blocks (seat 0 takes the first `hand_size`
+    cards, then seat 1, ...), and the next card is turned up. Without `dealer`, the seats draw for it.
+    """
+    rules.check_seats(seats)
+    if seed is None:
+        if deck is None:
+            raise RuleError("a hand needs a seed or an explicit deck order")
+        seed = 0
+    rng = random.Random(seed)
+    events: list[Event] = []
+    if dealer is None:
+        dealer = _choose_dealer(rules, seats, rng, events)
+    elif not (isinstance(dealer, int) and 0 <= dealer < seats):
+        raise RuleError(f"the dealer must be a seat from 0 to {seats - 1}, not {dealer!r}")
+    if deck is None:
+        order = list(deck_cards(rules))
+        rng.shuffle(order)
+    else:
+        order = _deck_order(rules, deck)
+
+    state = HandState.__new__(HandState)
+    state.rules = rules
+    state.seats = seats
+    size = rules.hand_size
+    hands = []
+    for _ in range(seats):
+        hand = order[-size:]
+        hand.reverse()
+        del order[-size:]
+        hands.append(hand)
+    state.hands = hands
+    state.pile = order
+    state.discard = []
+    state.colour = -1
+    state.direction = 1
+    state.dealer = dealer
+    state.phase = PLAY
+    state.pending = 0
+    state.pending_from = -1
+    state.resume_after = -1
+    state.drawn = -1
+    state.uno = [False] * seats
+    state.uno_window = -1
+    state.wd4_from = -1
+    state.wd4_guilty = False
+    state.reveals = []
+    state.winner = -1
+    state.stalled = 0
+    state.blocked = False
+    state.rng = rng
+    events.append(Event("hand_started", {"seats": seats, "dealer": dealer, "hand_size": size}))
+    for seat in range(seats):
+        events.append(Event("dealt", {"seat": seat, "count": size}, {"cards": [CODE[c] for c in hands[seat]]},
+                            seen_by(state, seat)))
+    _turn_up(state, events)
+    return state, events
+
+
+def _turn_up(state: HandState, events: list[Event]) -> None:
+    rules = state.rules
+    pile = state.pile
+    for _ in range(len(pile)):
+        card = pile.pop()
+        kind = KIND[card]
+        if kind == C.WILD_DRAW4:
+            how = rules.first_card_wd4
+        elif IS_WILD[card] and rules.first_card_wild == "return":
+            how = "return"
+        else:
+            break
+        events.append(Event("first_card_returned", {"card": CODE[card], "how": how}))
+        if how == "return":
+            pile.insert(0, card)  # bottom of the draw pile
+        else:
+            pile.append(card)
+            state.rng.shuffle(pile)
+    state.discard.append(card)
+    n = state.seats
+    dealer = state.dealer
+    first = (dealer + 1) % n
+    state.turn = first
+    state.colour = COLOUR[card]
+    events.append(Event("first_card", {"card": CODE[card]}))
+    kind = KIND[card]
+    if IS_WILD[card]:
+        state.phase = CHOOSE_COLOUR  # 001: "the person to the left of the dealer chooses the color"
+    elif kind == C.SKIP:
+        events.append(Event("skipped", {"seat": first}))
+        state.turn = (first + 1) % n
+    elif kind == C.REVERSE:
+        state.direction = -1
+        events.append(Event("reversed", {"seat": None, "direction": "right"}))
+        state.turn = (dealer - 1) % n if rules.first_card_reverse == "dealer_right_first" else dealer
+    elif kind == C.DRAW2:
+        draw_cards(state, first, 2, "first_card", events)
+        if rules.first_card_draw2 == "draw_and_skip":
+            events.append(Event("skipped", {"seat": first}))
+            state.turn = (first + 1) % n
+    state.phase = CHOOSE_COLOUR if IS_WILD[card] else PLAY
+
+
+def new_hand(rules: RuleSet, seats: int, *, seed: int | None = None, deck: list[str] | None = None,
+             dealer: int | None = None) -> HandState:
+    """`start_hand` without the opening events."""
+    return start_hand(rules, seats, seed=seed, deck=deck, dealer=dealer)[0]
+
+
+@dataclass(frozen=True)
+class HandSetup:
+    """Everything a hand is determined by; with its action log it replays to the identical state."""
+
+    rules: RuleSet
+    seats: int
+    seed: int | None = None
+    deck: tuple[str, ...] | None = None
+    dealer: int | None = None
+
+    def start(self) -> tuple[HandState, list[Event]]:
+        return start_hand(self.rules, self.seats, seed=self.seed,
+                          deck=None if self.deck is None else list(self.deck), dealer=self.dealer)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rules": self.rules.to_dict(), "seats": self.seats, "seed": self.seed,
+                "deck": None if self.deck is None else list(self.deck), "dealer": self.dealer}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> HandSetup:
+        deck = d.get("deck")
+        return cls(RuleSet.from_dict(d["rules"]), d["seats"], d.get("seed"),
+                   None if deck is None else tuple(deck), d.get("dealer"))
+
+
+def replay(setup: HandSetup | dict[str, Any], actions: Iterable[Action | dict[str, Any]]) -> HandState:
+    """Deal the hand again and apply the logged actions (objects or dicts) in order."""
+    from .play import apply
+
+    if isinstance(setup, dict):
+        setup = HandSetup.from_dict(setup)
+    state = setup.start()[0]
+    for action in actions:
+        apply(state, action if isinstance(action, Action) else action_from_dict(action))
+    return state

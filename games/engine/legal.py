@@ -1,0 +1,88 @@
+"""`legal_actions`: exactly what a seat may do now, in a stable order (plays first)."""
+
+from __future__ import annotations
+
+from . import cards as C
+from .actions import Accept, Action, CallUno, Catch, Challenge, ChooseColour, Draw, Pass, Play
+from .cards import CODE, COLOUR_CODES, IS_WILD, KIND
+from .drawing import can_draw
+from .play import can_stack, has_playable, is_playable, wd4_enforced, wd4_guilty
+from .state import AFTER_DRAW, CHALLENGE, CHOOSE_COLOUR, OVER, PLAY, HandState
+
+# Actions are immutable, so the same instances are handed out again and again (legal-move generation
+# is on the hot path of bots and benchmarks).
+_PLAYS: dict[tuple[int, int, tuple[int, ...] | None], list[Play]] = {}
+_SIMPLE: dict[tuple[type, int], Action] = {}
+
+
+def _plays(seat: int, card: int, colours: tuple[int, ...]) -> list[Play]:
+    key = (seat, card, colours if IS_WILD[card] else None)
+    got = _PLAYS.get(key)
+    if got is None:
+        code = CODE[card]
+        if IS_WILD[card]:
+            got = [Play(seat, code, COLOUR_CODES[c]) for c in colours]
+        else:
+            got = [Play(seat, code)]
+        _PLAYS[key] = got
+    return got
+
+
+def _simple(cls: type, seat: int) -> Action:
+    got = _SIMPLE.get((cls, seat))
+    if got is None:
+        got = _SIMPLE[(cls, seat)] = cls(seat)
+    return got
+
+
+def legal_actions(state: HandState, seat: int) -> list[Action]:
+    """Every action `seat` may take now; each succeeds in `apply`, and every other action raises."""
+    phase = state.phase
+    if phase == OVER:
+        return []
+    out: list[Action] = []
+    rules = state.rules
+    if seat == state.turn:
+        hand = state.hands[seat]
+        colours = rules.colours
+        if phase == CHOOSE_COLOUR:
+            out += [ChooseColour(seat, COLOUR_CODES[c]) for c in colours]
+        elif phase == CHALLENGE:
+            out += [_simple(Challenge, seat), _simple(Accept, seat)]
+        elif phase == AFTER_DRAW:
+            out += _plays(seat, state.drawn, colours)
+            if rules.pass_after_draw:
+                out.append(_simple(Pass, seat))
+        elif state.pending:
+            for card in dict.fromkeys(hand):
+                if can_stack(state, card):
+                    if KIND[card] == C.WILD_DRAW4 and wd4_enforced(state) and wd4_guilty(state, hand, card):
+                        continue
+                    out += _plays(seat, card, colours)
+            out.append(_simple(Draw, seat))
+        else:
+            enforced = wd4_enforced(state)
+            for card in dict.fromkeys(hand):
+                if is_playable(state, card):
+                    if enforced and KIND[card] == C.WILD_DRAW4 and wd4_guilty(state, hand, card):
+                        continue
+                    out += _plays(seat, card, colours)
+            if not out or (rules.reneging and can_draw(state)):
+                out.append(_simple(Draw, seat))
+        if rules.uno_call and len(hand) == 2 and not state.uno[seat] and phase in (PLAY, AFTER_DRAW):
+            out.append(_simple(CallUno, seat))
+    window = state.uno_window
+    if window >= 0:
+        if window == seat:
+            out.append(_simple(CallUno, seat))
+        else:
+            out.append(Catch(seat, window))
+    return out
+
+
+def can_act(state: HandState, seat: int) -> bool:
+    """Cheaper than `bool(legal_actions(...))` for seats that are not on turn."""
+    return state.phase != OVER and (seat == state.turn or state.uno_window >= 0)
+
+
+__all__ = ["legal_actions", "can_act", "has_playable"]

@@ -1,0 +1,26 @@
+"""Eligibility entries: search, filters, CSV export; the upload lives on the event."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.http import HttpResponse
+
+from tournament.admin.scoping import ONLY_MINE, EventScopedAdmin
+from tournament.csv_formats import write_eligibility_csv
+from tournament.models import EligibilityEntry
+
+
+@admin.register(EligibilityEntry)
+class EligibilityEntryAdmin(EventScopedAdmin):
+    list_display = ("roll_number", "name", "email", "department", "programme", "year", "event")
+    list_filter = (("event", ONLY_MINE), "department", "programme", "year")
+    search_fields = ("roll_number", "name", "email")
+    list_select_related = ("event",)
+    actions = ["export_csv"]
+
+    @admin.action(description="Export selected to CSV", permissions=["view"])
+    def export_csv(self, request, queryset):
+        response = HttpResponse(write_eligibility_csv(queryset.order_by("event", "roll_number")),
+                                content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="eligibility.csv"'
+        return response

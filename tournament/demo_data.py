@@ -1,16 +1,49 @@
-"""The demo a newcomer sees after the quick start: an organizer and a few students.
+"""The demo a newcomer sees after the quick start: an organizer, students, and a first-round event in play.
 
-Idempotent: running it again resets the demo passwords and adds nothing twice.
+"Chematoodlon Ocho Championship" (Ocho as in the Plato app, eligibility list of Chemical Engineering
+undergraduates of Jadavpur University): 40 people on the list, 24 registered, round 1 at six tables of
+four, three games finished and three under way, so the leaderboard is full at once.
+
+Idempotent and fast: running it again resets the demo passwords and adds nothing twice. Every demo user
+gets the same password hash (hashed once: hashing 25 passwords one by one would take seconds). Scores are
+plausible hands from a seeded RNG, stored like live hands; all names, e-mails and roll numbers are made up.
 """
 
+from __future__ import annotations
+
+import random
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.db import transaction
+from django.utils import timezone
+
+from tournament.models import EligibilityEntry, Event, Game, Hand, HandScore, Player, Round, Seat
+from tournament.services import rounds
+from tournament.services.organizers import make_organizer
+from tournament.services.results import points_won_for
 
 DEMO_PASSWORD = "demo-pass-123"
 ORGANIZER = "organizer"
 STUDENTS = [("asha", "Asha"), ("ravi", "Ravi"), ("meera", "Meera"), ("kabir", "Kabir")]
+
+EVENT_SLUG = "chematoodlon-ocho"
+EVENT_NAME = "Chematoodlon Ocho Championship"
+DEPARTMENT = "Chemical Engineering"
+DEMO_SEED = 2020
+REGISTERED = 24
+FINISHED_TABLES = 3  # tables 1-3 have finished their game, 4-6 are playing
+
+# Made-up students: (first name, surname) pairs; the four demo logins come first.
+SURNAMES = ["Sen", "Bose", "Iyer", "Khan", "Das", "Ghosh", "Mukherjee", "Chatterjee", "Banerjee", "Roy",
+            "Dutta", "Saha", "Mondal", "Paul", "Sarkar", "Haldar", "Nandi", "Pal", "Kundu", "Biswas"]
+FIRST_NAMES = ["Asha", "Ravi", "Meera", "Kabir", "Ananya", "Rohan", "Sayani", "Arijit", "Debolina", "Souvik",
+               "Ishita", "Pritam", "Tanushree", "Aritra", "Moumita", "Sourav", "Riya", "Subhajit", "Payel",
+               "Anirban", "Shreya", "Rajdeep", "Poulami", "Sandipan", "Trisha", "Abhishek", "Madhurima",
+               "Sayan", "Oindrila", "Kaustav", "Rupsa", "Indranil", "Sohini", "Arnab", "Debjani", "Ritam",
+               "Sneha", "Soumya", "Antara", "Joydeep"]
 
 
 @dataclass
@@ -18,17 +51,110 @@ class DemoLogins:
     organizer: str
     students: list[str]
     password: str
+    event: str = EVENT_NAME
+
+
+def _people() -> list[dict]:
+    people = []
+    for index, first in enumerate(FIRST_NAMES):
+        year = 4 - index % 4
+        admitted = timezone.now().year - year + 1
+        roll = f"0019{admitted % 100:02d}301{index + 1:03d}"
+        surname = SURNAMES[index % len(SURNAMES)]
+        people.append({
+            "roll_number": roll, "name": f"{first} {surname}", "year": year,
+            "email": f"{first}.{surname}.che{admitted % 100:02d}@jadavpur.example.edu".lower(),
+            "username": STUDENTS[index][0] if index < len(STUDENTS) else f"{first}{surname}".lower(),
+        })
+    return people
 
 
 @transaction.atomic
 def load_demo() -> DemoLogins:
     User = get_user_model()
+    password = make_password(DEMO_PASSWORD)
     organizer, _ = User.objects.get_or_create(username=ORGANIZER, defaults={"first_name": "Olga"})
-    organizer.is_staff = True
-    organizer.set_password(DEMO_PASSWORD)
+    organizer.password = password
     organizer.save()
+    event, _ = Event.objects.get_or_create(slug=EVENT_SLUG, defaults={
+        "name": EVENT_NAME, "rules_preset": "ocho-plato", "eligibility": Event.Eligibility.LIST,
+        "min_table_size": 4, "max_table_size": 4, "status": Event.Status.REGISTRATION,
+        "description": "Ocho (as in the Plato app) for the undergraduates of the Department of Chemical "
+                       "Engineering, Jadavpur University. Round 1 at tables of four; a second round is "
+                       "sized by first-round participation.",
+    })
+    make_organizer(organizer, event)
+
+    people = _people()
+    known = set(EligibilityEntry.objects.filter(event=event).values_list("roll_number", flat=True))
+    EligibilityEntry.objects.bulk_create([
+        EligibilityEntry(event=event, roll_number=p["roll_number"], name=p["name"], email=p["email"],
+                         department=DEPARTMENT, programme=EligibilityEntry.Programme.UG, year=p["year"])
+        for p in people if p["roll_number"] not in known
+    ])
+
     for username, first_name in STUDENTS:
-        student, _ = User.objects.get_or_create(username=username, defaults={"first_name": first_name})
-        student.set_password(DEMO_PASSWORD)
-        student.save()
+        User.objects.get_or_create(username=username, defaults={"first_name": first_name})
+    registered = people[:REGISTERED]
+    existing = {u.username: u for u in User.objects.filter(username__in=[p["username"] for p in registered])}
+    User.objects.bulk_create([
+        User(username=p["username"], first_name=p["name"].split()[0], last_name=p["name"].split()[1],
+             email=p["email"], password=password)
+        for p in registered if p["username"] not in existing
+    ])
+    User.objects.filter(username__in=[p["username"] for p in registered]).update(password=password)
+    users = {u.username: u for u in User.objects.filter(username__in=[p["username"] for p in registered])}
+    already = set(Player.objects.filter(event=event).values_list("user_id", flat=True))
+    now = timezone.now()
+    Player.objects.bulk_create([
+        Player(event=event, user=users[p["username"]], roll_number=p["roll_number"], display_name=p["name"],
+               status=Player.Status.CHECKED_IN, checked_in_at=now)
+        for p in registered if users[p["username"]].pk not in already
+    ])
+
+    if not Round.objects.filter(event=event).exists():
+        _play_first_round(event, organizer)
+
+    # The live-match layer adds its bot tables to watch here (e.g. a demo table of bots playing in
+    # real time for event watchers); everything above is organizer-side data.
+
     return DemoLogins(ORGANIZER, [name for name, _ in STUDENTS], DEMO_PASSWORD)
+
+
+def _play_first_round(event: Event, organizer) -> None:
+    """Seat round 1, start it, and fill it with plausible hands (three games to the target, three under way)."""
+    plan = rounds.plan_first_round(event, seed=DEMO_SEED, source=rounds.CHECKED_IN)
+    round_ = rounds.create_first_round(event, plan, organizer)
+    rounds.start_round(round_, organizer)
+    rng = random.Random(DEMO_SEED)
+    start = timezone.now() - timedelta(hours=1)
+    seats_by_table: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(table__round=round_).order_by("table__number", "number"):
+        seats_by_table.setdefault(seat.table_id, []).append(seat)
+    games = list(Game.objects.filter(table__round=round_).select_related("table").order_by("table__number"))
+    scores: list[HandScore] = []
+    for game in games:
+        seats = seats_by_table[game.table_id]
+        finish = game.table.number <= FINISHED_TABLES
+        totals = {seat.pk: 0 for seat in seats}
+        number = 0
+        at = start
+        while True:
+            number += 1
+            winner = rng.choice(seats)
+            left = {s.pk: (0 if s is winner else rng.randint(4, 70)) for s in seats}
+            won = points_won_for(winner.pk, left)
+            ended = at + timedelta(minutes=rng.randint(4, 9))
+            hand = Hand.objects.create(game=game, number=number, dealer=(number - 1) % len(seats), winner=winner,
+                                       source=Hand.Source.LIVE, started_at=at, ended_at=ended)
+            at = ended
+            scores += [HandScore(hand=hand, seat_id=s, points_left=left[s], points_won=won[s]) for s in left]
+            for seat_id, points in won.items():
+                totals[seat_id] += points
+            if totals[winner.pk] >= game.target_score:
+                game.status, game.winner, game.finished_at = Game.Status.FINISHED, winner, ended
+                game.save(update_fields=["status", "winner", "finished_at"])
+                break
+            if not finish and number >= 2 + game.table.number % 2:
+                break  # still being played
+    HandScore.objects.bulk_create(scores)

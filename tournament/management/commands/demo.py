@@ -1,14 +1,15 @@
 from django.core.management.base import BaseCommand
 
-from tournament.demo_data import load_demo
+from tournament.demo_data import EVENT_SLUG, load_demo
 
 
 class Command(BaseCommand):
-    help = "Load the demo event and print the logins to try it with."
+    help = "Load the demo event (idempotent) and print the logins to try it with."
 
     def handle(self, *args, **options):
         logins = load_demo()
         self.stdout.write(self.style.SUCCESS("Demo data loaded."))
+        self.stdout.write(f"  Event: {logins.event} (/events/{EVENT_SLUG}/), round 1 in play")
         self.stdout.write(f"  Organizer (admin): {logins.organizer} / {logins.password}")
-        self.stdout.write(f"  Students: {', '.join(logins.students)} (password {logins.password})")
+        self.stdout.write(f"  Students: {', '.join(logins.students)} and 20 more (password {logins.password})")
         self.stdout.write("  Site: http://127.0.0.1:8000/   Admin: http://127.0.0.1:8000/admin/")

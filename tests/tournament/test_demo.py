@@ -1,0 +1,61 @@
+"""The demo: idempotent, fast, and a full event at once (list, registrations, round 1 with scores)."""
+
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.urls import reverse
+
+from tournament.demo_data import DEMO_PASSWORD, EVENT_SLUG, STUDENTS, load_demo
+from tournament.models import AuditEntry, EligibilityEntry, Event, Game, Hand, HandScore, Player, Round
+from tournament.services.organizers import ORGANIZER_GROUP
+from tournament.standings import compute_standings
+
+pytestmark = pytest.mark.django_db
+
+
+def test_demo_builds_a_full_event_quickly_and_twice_adds_nothing(capsys):
+    began = time.monotonic()
+    call_command("demo")
+    assert time.monotonic() - began < 5
+    out = capsys.readouterr().out
+    assert "organizer / demo-pass-123" in out and "Chematoodlon Ocho Championship" in out
+
+    event = Event.objects.get(slug=EVENT_SLUG)
+    assert event.rules_preset == "ocho-plato" and event.eligibility == "list"
+    counts = (EligibilityEntry.objects.count(), Player.objects.count(), Hand.objects.count(),
+              HandScore.objects.count(), AuditEntry.objects.count())
+    assert counts[0] == 40 and counts[1] == 24
+    rolls = set(EligibilityEntry.objects.values_list("roll_number", flat=True))
+    assert set(Player.objects.values_list("roll_number", flat=True)) <= rolls
+    assert set(EligibilityEntry.objects.values_list("year", flat=True)) == {1, 2, 3, 4}
+    round_ = Round.objects.get(event=event)
+    assert round_.status == "running" and round_.tables.count() == 6
+    statuses = list(Game.objects.filter(table__round=round_).values_list("status", flat=True))
+    assert statuses.count("finished") >= 3 and statuses.count("running") >= 1
+    for game in Game.objects.filter(status="finished"):
+        totals = HandScore.objects.filter(hand__game=game, seat=game.winner).values_list("points_won", flat=True)
+        assert sum(totals) >= game.target_score == 500
+
+    load_demo()
+    assert counts == (EligibilityEntry.objects.count(), Player.objects.count(), Hand.objects.count(),
+                      HandScore.objects.count(), AuditEntry.objects.count())
+    standings = compute_standings(event)
+    assert len(standings) == 24 and standings[0].points_won > 0
+
+
+def test_demo_logins_work(client):
+    load_demo()
+    organizer = get_user_model().objects.get(username="organizer")
+    assert organizer.is_staff and not organizer.is_superuser
+    assert organizer.groups.filter(name=ORGANIZER_GROUP).exists()
+    assert Event.objects.get(slug=EVENT_SLUG).organizers.filter(pk=organizer.pk).exists()
+    assert client.login(username="organizer", password=DEMO_PASSWORD)
+    round_ = Round.objects.get(event__slug=EVENT_SLUG)
+    page = client.get(reverse("admin:tournament_round_overview", args=[round_.pk]))
+    assert page.status_code == 200 and "Asha" in page.content.decode()
+    for username, _ in STUDENTS:
+        student = get_user_model().objects.get(username=username)
+        assert Player.objects.filter(user=student, event__slug=EVENT_SLUG).exists()
+        assert client.login(username=username, password=DEMO_PASSWORD)

@@ -63,12 +63,26 @@ class GameBoard:
         )
 
 
-def load_scoreboards(table_ids: Iterable[int]) -> dict[int, list[GameBoard]]:
-    """Every game of the given tables with its hands, keyed by table id (tables without games map to [])."""
-    table_ids = list(table_ids)
+def load_table_seats(table_ids: Iterable[int]) -> dict[int, list[Seat]]:
+    """The seats of the given tables in seat order, with their players, keyed by table id (one query)."""
     seats_by_table: dict[int, list[Seat]] = {table_id: [] for table_id in table_ids}
-    for seat in Seat.objects.filter(table_id__in=table_ids).select_related("player", "table").order_by("number"):
+    for seat in Seat.objects.filter(table_id__in=list(seats_by_table)).select_related("player", "table").order_by(
+        "number"
+    ):
         seats_by_table[seat.table_id].append(seat)
+    return seats_by_table
+
+
+def load_scoreboards(
+    table_ids: Iterable[int], seats_by_table: dict[int, list[Seat]] | None = None
+) -> dict[int, list[GameBoard]]:
+    """Every game of the given tables with its hands, keyed by table id (tables without games map to []).
+
+    Pass ``seats_by_table`` from ``load_table_seats`` when the caller already has them.
+    """
+    table_ids = list(table_ids)
+    if seats_by_table is None:
+        seats_by_table = load_table_seats(table_ids)
     games = Game.objects.filter(table_id__in=table_ids).order_by("table_id", "number").prefetch_related(
         Prefetch(
             "hands",

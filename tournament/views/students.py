@@ -25,7 +25,7 @@ from tournament.services.registration import (
     withdraw,
 )
 from tournament.views.public import get_public_event
-from tournament.views.scoreboard import load_scoreboards
+from tournament.views.scoreboard import load_scoreboards, load_table_seats
 
 
 def signup(request):
@@ -88,20 +88,19 @@ def my_event(request, slug: str):
             .select_related("table__round")
             .order_by("-table__round__number", "table__stage")
         )
-        boards = load_scoreboards([seat.table_id for seat in seat_rows])
+        table_seats = load_table_seats([seat.table_id for seat in seat_rows])
+        boards = load_scoreboards(table_seats, table_seats)
         for seat in seat_rows:
             games = boards[seat.table_id]
-            position = [s.pk for s in games[0].seats].index(seat.pk) if games else None
+            at_table = table_seats[seat.table_id]
+            position = [s.pk for s in at_table].index(seat.pk)
             seats.append(
                 {
                     "seat": seat,
                     "table": seat.table,
                     "round": seat.table.round,
-                    "tablemates": [s for s in (games[0].seats if games else []) if s.pk != seat.pk],
-                    "games": [
-                        {"board": board, "my_total": board.totals[position] if position is not None else 0}
-                        for board in games
-                    ],
+                    "tablemates": [s for s in at_table if s.pk != seat.pk],
+                    "games": [{"board": board, "my_total": board.totals[position]} for board in games],
                     "url": reverse("table_detail", args=[event.slug, seat.table_id]),
                 }
             )

@@ -42,11 +42,11 @@ def _show(value) -> str:
 
 def rules_summary(event) -> RulesSummary:
     """The event's rules as lines to show; ``error`` says why when the rules cannot be worked out."""
-    from games.engine.presets import get_preset
+    from games import engine
 
     try:
         rules = rules_for_event(event)
-        preset = get_preset(event.rules_preset)
+        preset = engine.get_preset(event.rules_preset)
     except RulesRefused as refused:
         return RulesSummary(event.get_rules_preset_display(), "", [], [], error=str(refused))
     except Exception as error:  # noqa: BLE001 - an engine still being built must not take the page down

@@ -215,3 +215,35 @@ def test_organizer_creating_an_event_runs_it(organizer_client):
     from tournament.models import Event
 
     assert organizer_client.user in Event.objects.get(slug="second-event").organizers.all()
+
+
+def _round_page_queries(client, event, players):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournament.services import results, rounds
+
+    make_players(event, players)
+    round_ = rounds.create_first_round(event, rounds.plan_first_round(event, seed=1), None)
+    rounds.start_round(round_, None)
+    for game in Game.objects.filter(table__round=round_):
+        seats = list(game.table.seats.all())
+        results.record_hand(game, 1, seats[0].pk, {s.pk: (0 if s == seats[0] else 7) for s in seats}, None, "x")
+    url = reverse("admin:tournament_round_overview", args=[round_.pk])
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+def test_round_page_queries_do_not_grow_with_the_round(organizer_client, event):
+    small = _round_page_queries(organizer_client, event, 8)
+    big_event = make_event(min_table_size=3, max_table_size=4, target_score=100)
+    big_event.organizers.add(organizer_client.user)
+    big = _round_page_queries(organizer_client, big_event, 60)
+    assert big == small <= 15
+
+
+def test_foreign_key_choices_list_only_my_events(organizer_client, event):
+    other = make_event(name="Not mine at all")
+    page = organizer_client.get(reverse("admin:tournament_eligibilityentry_add")).content.decode()
+    assert event.name in page and other.name not in page

@@ -117,6 +117,8 @@ def test_build_round_preview_move_a_player_confirm_start_and_record(organizer_cl
     preview = organizer_client.get(url, {"seed": "99", "source": "checked_in"})
     tables = preview.context["tables"]
     assert [t["size"] for t in tables] == [4, 4]
+    reshuffled = organizer_client.get(url, {"seed": "99", "source": "checked_in", "reshuffle": "1"})
+    assert reshuffled.context["plan"].seed != 99
     mover = tables[0]["players"][0]
     post = {"seed": "99", "source": "checked_in"}
     for table in tables:

@@ -83,7 +83,8 @@ def first_round(model_admin, request, event_id):
     if options.is_bound and options.is_valid():
         o = options.cleaned_data
         try:
-            plan = rounds.plan_first_round(event, seed=o["seed"], source=o["source"],
+            seed = None if "reshuffle" in data else o["seed"]
+            plan = rounds.plan_first_round(event, seed=seed, source=o["source"],
                                            fill_with_bots=o["fill_with_bots"], use_seeding=o["use_seeding"])
             if request.method == "POST":
                 assignment = _assignment(request.POST, plan)
@@ -94,7 +95,7 @@ def first_round(model_admin, request, event_id):
             plan = None
         if plan is not None:
             problems = rounds.plan_problems(event, plan)
-            confirmable = o["seed"] is not None  # only a previewed plan (its seed fixed) is confirmed
+            confirmable = seed is not None  # only a previewed plan (its seed fixed) is confirmed
             if request.method == "POST" and "confirm" in request.POST and confirmable and not problems:
                 try:
                     round_ = rounds.create_first_round(event, plan, request.user)

@@ -266,3 +266,22 @@ def test_the_admin_is_not_reachable_by_students(client, registration_event):
     assert response.status_code == 302 and "/admin/login/" in response.url
     assert client.get("/admin/tournament/player/").status_code == 302
     assert "Admin</a>" not in text(client.get(reverse("home")))
+
+
+def test_every_public_page_of_the_demo_renders(client):
+    from django.core.management import call_command
+
+    from tournament.models import Table
+
+    call_command("demo", stdout=open("/dev/null", "w"))
+    event = Event.objects.exclude(status=Event.Status.DRAFT).first()
+    assert event is not None
+    urls = [reverse("event_list"), reverse("leaderboards"), reverse("event_detail", args=[event.slug]),
+            reverse("leaderboard", args=[event.slug])]
+    urls += [reverse("table_detail", args=[event.slug, t.pk]) for t in Table.objects.filter(round__event=event)]
+    urls += [reverse("player_detail", args=[event.slug, p.pk]) for p in event.players.all()[:5]]
+    for url in urls:
+        assert client.get(url).status_code == 200, url
+    student = Player.objects.filter(event=event, seats__isnull=False).first().user
+    client.force_login(student)
+    assert "Go to my table" in client.get(reverse("my_event", args=[event.slug])).content.decode()

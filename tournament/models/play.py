@@ -141,3 +141,6 @@ class HandScore(models.Model):
     class Meta:
         ordering = ["hand", "seat__number"]
         constraints = [models.UniqueConstraint(fields=["hand", "seat"], name="one_score_per_seat_and_hand")]
+
+    def __str__(self) -> str:
+        return f"{self.hand}, seat {self.seat_id}: won {self.points_won}, left {self.points_left}"

@@ -234,8 +234,8 @@ def _play(state: HandState, action: Play) -> list[Event]:
     if IS_WILD[card]:
         colour = _parse_colour(state, action.colour, action.card)
     else:
-        if action.colour is not None and COLOUR_ID.get(action.colour) != COLOUR[card]:
-            raise IllegalAction(f"{action.card} is not a wild card: it cannot change the colour")
+        if action.colour is not None:
+            raise IllegalAction(f"{action.card} is not a wild card: play it without choosing a colour")
         colour = COLOUR[card]
     guilty = False
     if kind == C.WILD_DRAW4:

@@ -1,0 +1,108 @@
+"""Actions to and from dicts; views that hide what they must; replay and persistence."""
+
+import json
+import random
+
+import pytest
+
+from games.engine import (
+    Accept,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColour,
+    Draw,
+    HandSetup,
+    HandState,
+    MalformedAction,
+    Pass,
+    Play,
+    action_from_dict,
+    apply,
+    get_preset,
+    legal_actions,
+    new_hand,
+    replay,
+    spectator_view,
+    start_hand,
+    view_for,
+)
+
+
+@pytest.mark.parametrize("action", [
+    Play(1, "R7"), Play(0, "WD4", "G"), Draw(2), Pass(1), CallUno(0), Catch(1, 3), Challenge(2), Accept(2),
+    ChooseColour(1, "B"),
+])
+def test_action_round_trip(action):
+    assert action_from_dict(json.loads(json.dumps(action.to_dict()))) == action
+
+
+@pytest.mark.parametrize("data, message", [
+    ("play", "must be an object"),
+    ({"type": "dance", "seat": 0}, "unknown action type"),
+    ({"type": "play", "seat": "0", "card": "R7"}, "seat number"),
+    ({"type": "play", "seat": 0, "card": "R10"}, "card code"),
+    ({"type": "play", "seat": 0, "card": "W", "colour": "purple"}, "must be one of"),
+    ({"type": "catch", "seat": 0}, "'target'"),
+    ({"type": "draw", "seat": 0, "card": "R7"}, "unexpected field"),
+])
+def test_malformed_action_dicts(data, message):
+    with pytest.raises(MalformedAction, match=message):
+        action_from_dict(data)
+
+
+def _played(preset, seats, seed, steps):
+    state = new_hand(get_preset(preset), seats, seed=seed)
+    rng = random.Random(seed)
+    log = []
+    for _ in range(steps):
+        if state.over:
+            break
+        choices = [a for s in range(seats) for a in legal_actions(state, s)]
+        action = rng.choice(choices)
+        apply(state, action)
+        log.append(action)
+    return state, log
+
+
+def test_views_hide_other_hands_and_secrets():
+    state, _ = _played("ocho-plato", 4, 3, 30)
+    secret = {"seed", "pile", "rng", "hands"}
+    for seat in range(4):
+        view = view_for(state, seat)
+        json.dumps(view)
+        assert view["hand"] == state.hand_codes(seat)
+        assert not secret & set(view)
+        assert [p["cards"] for p in view["players"]] == [len(h) for h in state.hands]
+    spectator = spectator_view(state)
+    json.dumps(spectator)
+    assert not ({"hand", "legal_actions", "reveals", "partner_hand"} | secret) & set(spectator)
+
+
+def test_drawn_cards_are_private():
+    state, events = start_hand(get_preset("uno-official"), 3, seed=5, dealer=0)
+    dealt = [e for e in events if e.kind == "dealt"]
+    assert dealt[1].for_seat(1)["cards"] == state.hand_codes(1)
+    assert "cards" not in dealt[1].for_seat(0) and "cards" not in dealt[1].public()
+
+
+@pytest.mark.parametrize("preset", ["uno-official", "ocho-plato", "ocho-cards", "uno-classroom"])
+def test_replay_reproduces_the_state(preset):
+    state, log = _played(preset, 3, 11, 200)
+    again = replay(HandSetup(get_preset(preset), 3, seed=11), [a.to_dict() for a in log])
+    assert again == state
+    assert HandState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
+
+
+def test_copy_is_independent():
+    state = new_hand(get_preset("uno-official"), 2, seed=1)
+    copy = state.copy()
+    apply(copy, legal_actions(copy, copy.turn)[0])
+    assert copy != state
+    assert state == new_hand(get_preset("uno-official"), 2, seed=1)
+
+
+def test_same_seed_same_hand():
+    rules = get_preset("uno-400")
+    assert new_hand(rules, 4, seed=9) == new_hand(rules, 4, seed=9)
+    assert new_hand(rules, 4, seed=9) != new_hand(rules, 4, seed=10)

@@ -1,0 +1,71 @@
+"""Rule sets: presets, overrides and the errors an organizer reads."""
+
+import json
+
+import pytest
+
+from games.engine import PRESETS, RuleError, RuleSet, get_preset
+
+
+def test_preset_names():
+    assert set(PRESETS) == {"uno-official", "uno-400", "uno-classroom", "ocho-plato", "ocho-cards"}
+    with pytest.raises(RuleError, match="unknown preset 'uno'"):
+        get_preset("uno")
+
+
+def test_overrides_by_keyword_or_dict():
+    rules = get_preset("uno-official")
+    assert rules.with_overrides(target=300).target == 300
+    assert rules.with_overrides({"target": 250, "uno_penalty": 2}).uno_penalty == 2
+    assert rules.target == 500  # frozen: the preset is unchanged
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"colour_blind": True}, "unknown option 'colour_blind'"),
+    ({"target": "500"}, "must be a whole number"),
+    ({"target": 0}, "at least 1"),
+    ({"partners": 1}, "true or false"),
+    ({"stacking": "yes"}, "must be one of off, draw2, draw2_draw4"),
+    ({"hand_size": 11}, "cannot be dealt to 10 players"),
+    ({"max_players": 16}, "at most 15 players"),
+    ({"deck": "cards"}, "cannot be changed"),
+    ({"stacking": "draw2"}, "challenge and stacking"),
+    ({"challenge": True, "wd4_restriction": "none"}, "needs a restriction"),
+    ({"scoring": "running_total", "partners": True}, "partners score as teams"),
+    ({"jokers": 2}, "only playing-card decks have jokers"),
+])
+def test_nonsense_overrides_are_refused(changes, message):
+    with pytest.raises(RuleError, match=message):
+        get_preset("uno-official").with_overrides(changes)
+
+
+def test_stacking_without_the_draw_cards():
+    with pytest.raises(RuleError, match="has none"):
+        get_preset("ocho-cards").with_overrides(jokers=0, stacking="draw2_draw4")
+    get_preset("ocho-cards").with_overrides(jokers=0)
+
+
+def test_options_are_listed_with_types_and_docs():
+    options = {o["name"]: o for o in RuleSet.options()}
+    assert "deck" not in options and "preset" not in options
+    assert options["target"]["type"] == "int" and options["partners"]["type"] == "bool"
+    assert options["stacking"]["choices"] == ["off", "draw2", "draw2_draw4"]
+    assert all(o["doc"] for o in options.values())
+    json.dumps(RuleSet.options())
+
+
+def test_to_dict_round_trip():
+    for rules in PRESETS.values():
+        data = json.loads(json.dumps(rules.to_dict()))
+        assert RuleSet.from_dict(data) == rules
+
+
+def test_blank_cards_option():
+    """001: "Blank Card ... you may use the Blank Card as a replacement" (off by default; on: 4 more cards)."""
+    rules = get_preset("uno-official")
+    assert rules.deck_size == 108
+    blank = rules.with_overrides(blank_cards=True, blank_points=30)
+    assert blank.deck_size == 112
+    from games.engine import CARD_ID
+
+    assert blank.card_points(CARD_ID["RBL"]) == 30

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from . import cards as C
 from .actions import Accept, Action, CallUno, Catch, Challenge, ChooseColour, Draw, Pass, Play
-from .cards import CODE, COLOUR_CODES, IS_WILD, KIND
-from .drawing import can_draw
-from .play import can_stack, has_playable, is_playable, wd4_enforced, wd4_guilty
+from .cards import CODE, COLOUR, COLOUR_CODES, FACE, IS_WILD, KIND
+from .play import can_stack, has_playable, wd4_enforced, wd4_guilty
 from .state import AFTER_DRAW, CHALLENGE, CHOOSE_COLOUR, OVER, PLAY, HandState
 
 # Actions are immutable, so the same instances are handed out again and again (legal-move generation
@@ -62,12 +61,17 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
             out.append(_simple(Draw, seat))
         else:
             enforced = wd4_enforced(state)
+            colour = state.colour
+            top_face = FACE[state.discard[-1]]
+            plays = _PLAYS
             for card in dict.fromkeys(hand):
-                if is_playable(state, card):
+                # inlined is_playable: this loop is the hot path of random play
+                if IS_WILD[card] or COLOUR[card] == colour or FACE[card] == top_face >= 0:
                     if enforced and KIND[card] == C.WILD_DRAW4 and wd4_guilty(state, hand, card):
                         continue
-                    out += _plays(seat, card, colours)
-            if not out or (rules.reneging and can_draw(state)):
+                    got = plays.get((seat, card, colours if IS_WILD[card] else None))
+                    out += got if got is not None else _plays(seat, card, colours)
+            if not out or (rules.reneging and (state.pile or len(state.discard) > 1)):
                 out.append(_simple(Draw, seat))
         if rules.uno_call and len(hand) == 2 and not state.uno[seat] and phase in (PLAY, AFTER_DRAW):
             out.append(_simple(CallUno, seat))

@@ -11,7 +11,8 @@ What it does, in order:
   close to going out, plays into the colour it holds most, sheds high-value cards when an opponent is down
   to two cards or fewer, hits that opponent with Skips and Draws, never plays a Dead Red it would suffer
   from or a Boo Blue that would land on itself, and never bluffs a Wild Draw 4;
-* draws instead of spending a wild when it may (reneging) and nobody is close to going out;
+* draws instead of spending a wild when it may (reneging), nobody is close to going out and its hand is
+  still small;
 * names the colour it holds most when it plays a wild or chooses the first colour.
 
 It only ever returns one of the legal action dicts, so it follows every preset's rules by construction.
@@ -37,6 +38,9 @@ _UNO_PER_COLOUR = 25
 _UNO_DECK = 108
 # Of the players who could have bluffed a Wild Draw 4, the share we assume did.
 _BLUFF_PRIOR = 0.5
+# Draw rather than spend a wild only while the hand is smaller than this: hoarding has to stop somewhere
+# (two hoarders would otherwise draw the pile between them for ever).
+_HOARD_LIMIT = 8
 
 
 class HeuristicBot(Bot):
@@ -99,7 +103,8 @@ class HeuristicBot(Bot):
         if not plays:
             return passing or legal[0]
         card = plays[0]["card"]
-        keep = _IS_WILD[_CARD_ID[card]] and passing is not None and not self._urgent(view)
+        keep = _IS_WILD[_CARD_ID[card]] and passing is not None and not self._urgent(view) \
+            and len(view["hand"]) < _HOARD_LIMIT
         if keep:
             return passing
         return self._pick_colour(plays, view["hand"]) if _IS_WILD[_CARD_ID[card]] else plays[0]
@@ -124,7 +129,7 @@ class HeuristicBot(Bot):
             if score > best_score:
                 best_action, best_score = a, score
         assert best_action is not None
-        if draw is not None and _IS_WILD[_CARD_ID[best_action["card"]]] and len(hand) > 2 \
+        if draw is not None and _IS_WILD[_CARD_ID[best_action["card"]]] and 2 < len(hand) < _HOARD_LIMIT \
                 and not self._urgent(view):
             return draw  # keep the wild for later: draw instead (reneging)
         return best_action

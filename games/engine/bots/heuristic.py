@@ -2,8 +2,8 @@
 
 What it does, in order:
 
-* calls UNO whenever it may (before playing its next-to-last card, or right after if it forgot) and catches
-  any opponent who did not (never its partner);
+* catches any opponent who did not call UNO (never its partner), and calls UNO whenever it may (before
+  playing its next-to-last card, or right after if it forgot);
 * answers a pending draw total: a Shield when the total is large (never back at its partner), otherwise a
   stacked Draw 2, then a stacked Wild Draw 4, then a Shield, else takes the cards;
 * challenges a Wild Draw 4 when the odds favour it (see `_challenge_odds`);
@@ -51,11 +51,11 @@ class HeuristicBot(Bot):
         if not legal:
             return None
         partner = view.get("partner")
-        for a in legal:
-            if a["type"] == "call_uno":
+        for a in legal:  # first: the chance to catch closes as soon as the next player begins
+            if a["type"] == "catch" and a["target"] != partner:
                 return a
         for a in legal:
-            if a["type"] == "catch" and a["target"] != partner:
+            if a["type"] == "call_uno":
                 return a
         if not on_turn(view):
             return None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
 
 from django.core.management.base import BaseCommand, CommandError
@@ -14,7 +13,7 @@ from games.engine.bots import BOTS
 
 
 class ProgressBar:
-    """A one-line bar redrawn with `\\r` on a stream (stderr), finished with a newline."""
+    """A one-line bar redrawn with `\\r` on the command's stderr, finished with a newline."""
 
     def __init__(self, stream, label: str, width: int = 30) -> None:
         self.stream, self.label, self.width = stream, label, width
@@ -24,9 +23,7 @@ class ProgressBar:
         filled = self.width * done // max(total, 1)
         elapsed = time.perf_counter() - self.started
         self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} "
-                          f"{elapsed:.1f}s")
-        if done >= total:
-            self.stream.write("\n")
+                          f"{elapsed:.1f}s", ending="\n" if done >= total else "")
         self.stream.flush()
 
 
@@ -73,8 +70,10 @@ class Command(BaseCommand):
         except simulation.SimulationError as error:
             raise CommandError(str(error)) from None
 
+        self.stderr.style_func = None  # a progress bar, not an error: no red on a terminal
+
         def bar(label):
-            return None if opts["no_progress"] else ProgressBar(sys.stderr, label)
+            return None if opts["no_progress"] else ProgressBar(self.stderr, label)
 
         try:
             stats = simulation.simulate(rules, players, opts["games"], opts["bot"], seed, bar(opts["bot"]))

@@ -1,0 +1,369 @@
+"""Brackets of tables: pure functions over plain ids and numbers, no database.
+
+A bracket round is a sequence of stages. Each stage seats its field at tables (sizes within the event's
+bounds, differing by at most one); the top ``m`` of every table (``advance_per_table``, set per stage)
+go on to the next stage, until one final table decides the champion. A field that cannot be seated at
+all gets byes, the fewest that work, and they go to the highest seeds (who skip straight to the next
+stage).
+
+- ``plan_stages`` promises the shape: tables per stage, byes, how many go on;
+- ``propose_field`` suggests a field size that makes full tables all the way to one final table;
+- ``seat_stage`` spreads a seeded field over a stage's tables in snake order, so top seeds meet as late
+  as possible;
+- ``rank_table`` orders one table's players by its game (format-aware), ``cut`` takes the top places
+  and reports a tie straddling the cut (to be broken by a recorded draw or a tiebreak hand);
+- ``next_stage_seeds`` orders the players who go on for the next stage's snake.
+
+Two error types, as in Tabbycat's draw generators: ``BracketError`` for the organizer to read and fix,
+``BracketFatalError`` (an ``AssertionError``) for "cannot happen".
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from tournament.seating import SeatingError, table_sizes
+
+PlayerId = TypeVar("PlayerId", bound=Hashable)
+
+STANDARD = "standard"
+CHALLENGE = "challenge"
+PARTNERS = "partners"
+PARTNERS_ROTATION = "partners_rotation"
+GAME_FORMATS = {
+    STANDARD: "One game to the target (the event's rules)",
+    CHALLENGE: "Challenge UNO: caught points add up, a player at the target is out, last one left wins",
+    PARTNERS: "Partners: two teams of two, partners opposite (tables of 4)",
+    PARTNERS_ROTATION: "Partner rotation: every other player as partner for four hands (tables of 4: 12 hands)",
+}
+FOUR_ONLY = {PARTNERS, PARTNERS_ROTATION}
+
+
+class BracketError(ValueError):
+    """The bracket cannot be built as asked; the message tells the organizer what to change."""
+
+
+class BracketFatalError(AssertionError):
+    """The bracket came out wrong: a bug, never the organizer's doing."""
+
+
+@dataclass(frozen=True)
+class StagePlan:
+    """One stage: ``field`` players, of whom the ``byes`` highest seeds skip it; the rest sit at tables."""
+
+    number: int
+    field: int
+    table_sizes: tuple[int, ...]
+    byes: int
+    advance_per_table: int  # the final's is 1: its winner is the champion
+    is_final: bool = False
+
+    @property
+    def tables(self) -> int:
+        return len(self.table_sizes)
+
+    @property
+    def advancing(self) -> int:
+        """Players in the next stage (byes included); 1 for the final (the champion)."""
+        return 1 if self.is_final else self.byes + self.tables * self.advance_per_table
+
+
+@dataclass(frozen=True)
+class BracketPlan:
+    stages: tuple[StagePlan, ...]
+    min_size: int
+    max_size: int
+
+    @property
+    def field(self) -> int:
+        return self.stages[0].field
+
+    def describe(self) -> list[str]:
+        lines = []
+        for stage in self.stages:
+            sizes = "/".join(str(s) for s in sorted(set(stage.table_sizes), reverse=True))
+            text = f"Stage {stage.number}: {stage.field} players, {stage.tables} table{'s' * (stage.tables != 1)} of {sizes}"
+            if stage.byes:
+                text += f", {stage.byes} bye{'s' * (stage.byes != 1)} to the top seed{'s' * (stage.byes != 1)}"
+            text += ": the winner is champion" if stage.is_final else f", top {stage.advance_per_table} of each table go on"
+            lines.append(text)
+        return lines
+
+
+def _check_bounds(min_size: int, max_size: int) -> None:
+    if min_size < 2:
+        raise BracketError("A table needs at least 2 seats.")
+    if min_size > max_size:
+        raise BracketError(f"The smallest table ({min_size}) cannot be larger than the largest ({max_size}).")
+
+
+def sizes_with_byes(count: int, min_size: int, max_size: int) -> tuple[tuple[int, ...], int]:
+    """Table sizes for ``count`` players and the number of byes: byes only when no seating works."""
+    for byes in range(0, count - min_size + 1):
+        try:
+            return tuple(table_sizes(count - byes, min_size, max_size)), byes
+        except SeatingError:
+            continue
+    raise BracketError(f"{count} players cannot sit at tables of {min_size} to {max_size}.")
+
+
+def _default_advance(sizes: Sequence[int], byes: int, min_size: int, max_size: int) -> int:
+    """The fewest per table that still make a next stage which can be seated (1 where possible)."""
+    smallest = min(sizes)
+    for m in range(1, smallest):
+        following = byes + len(sizes) * m
+        if following >= min_size:
+            return m
+    return smallest - 1
+
+
+def plan_stages(field: int, min_size: int, max_size: int, advance: Sequence[int] | None = None) -> BracketPlan:
+    """The stages of a bracket for ``field`` players at tables of ``min_size``..``max_size``.
+
+    ``advance`` lists how many go on from each table, stage by stage; the last value repeats for later
+    stages, and where it is missing the fewest that keep the next stage seatable (1 where possible).
+    """
+    _check_bounds(min_size, max_size)
+    if field < 2:
+        raise BracketError("A bracket needs at least 2 players.")
+    if field < min_size:
+        raise BracketError(f"{field} players are too few for a table of at least {min_size}.")
+    advance = list(advance or [])
+    if any(m < 1 for m in advance):
+        raise BracketError("At least one player must go on from every table.")
+    stages: list[StagePlan] = []
+    current = field
+    while True:
+        number = len(stages) + 1
+        if current <= max_size:
+            if current < min_size:
+                raise BracketError(
+                    f"Stage {number} (the final) would have {current} player{'s' * (current != 1)}, fewer than "
+                    f"the smallest table ({min_size}): let more players go on from each table of stage "
+                    f"{number - 1}."
+                )
+            stages.append(StagePlan(number, current, (current,), 0, 1, is_final=True))
+            break
+        sizes, byes = sizes_with_byes(current, min_size, max_size)
+        index = number - 1
+        m = (advance[index] if index < len(advance) else advance[-1]) if advance else _default_advance(
+            sizes, byes, min_size, max_size)
+        if m >= min(sizes):
+            raise BracketError(
+                f"Stage {number} has tables of {min(sizes)}: at most {min(sizes) - 1} can go on from each "
+                f"(you asked for {m})."
+            )
+        following = byes + len(sizes) * m
+        if following >= current:
+            raise BracketFatalError(f"stage {number} does not shrink the field ({current} → {following})")
+        stages.append(StagePlan(number, current, sizes, byes, m))
+        current = following
+    return BracketPlan(tuple(stages), min_size, max_size)
+
+
+@dataclass(frozen=True)
+class FieldProposal:
+    field: int
+    advance_per_table: int
+    stages: int
+
+
+def propose_field(played: int, min_size: int, max_size: int) -> FieldProposal:
+    """A field of at most ``played`` players that fills every table up to one final table.
+
+    Tables of the largest size throughout, ``m`` going on from each: the largest such field wins, and
+    among equal fields the one with fewer stages. Falls back to everyone who played.
+    """
+    _check_bounds(min_size, max_size)
+    if played < min_size:
+        raise BracketError(f"Only {played} played: too few for a table of at least {min_size}.")
+    best: FieldProposal | None = None
+    for final in range(min_size, max_size + 1):
+        if final > played:
+            break
+        for m in range(1, max_size):
+            size, stages = final, 1
+            while True:
+                candidate = FieldProposal(size, m, stages)
+                if best is None or (candidate.field, -candidate.stages) > (best.field, -best.stages):
+                    best = candidate
+                if size % m:
+                    break
+                bigger = size // m * max_size
+                if bigger > played or bigger <= size:
+                    break
+                size, stages = bigger, stages + 1
+    if played <= max_size or best is None:
+        best = FieldProposal(min(played, max_size), 1, 1)
+    plan_stages(best.field, min_size, max_size, [best.advance_per_table])  # it must plan; a bug otherwise
+    return best
+
+
+@dataclass
+class StageSeating:
+    tables: list[list]
+    byes: list
+
+
+def seat_stage(seeds: Sequence[PlayerId], stage: StagePlan, game_format: str = STANDARD) -> StageSeating:
+    """Seat ``seeds`` (best first) for ``stage``: byes to the top seeds, the rest in snake order.
+
+    Seeds 1..t (after the byes) sit at tables 1..t, then t..1, and so on, so the strongest meet as late
+    as possible. With partners the table's best and worst play against the two in between (seats 0+2
+    and 1+3 are partners).
+    """
+    seeds = list(seeds)
+    if len(set(seeds)) != len(seeds):
+        raise BracketError("A player appears twice in the seeded field.")
+    if len(seeds) != stage.field:
+        raise BracketError(f"Stage {stage.number} needs {stage.field} players; {len(seeds)} were given.")
+    if game_format in FOUR_ONLY and any(size != 4 for size in stage.table_sizes):
+        raise BracketError(f"{GAME_FORMATS[game_format]} needs tables of exactly 4; stage {stage.number} "
+                           f"has tables of {sorted(set(stage.table_sizes))}.")
+    byes, rest = seeds[:stage.byes], seeds[stage.byes:]
+    count = stage.tables
+    tables: list[list] = [[] for _ in range(count)]
+    for index, pid in enumerate(rest):
+        lap, position = divmod(index, count)
+        tables[position if lap % 2 == 0 else count - 1 - position].append(pid)
+    if game_format in FOUR_ONLY:
+        tables = [[t[0], t[1], t[3], t[2]] for t in tables]
+    if sorted(len(t) for t in tables) != sorted(stage.table_sizes):
+        raise BracketFatalError(f"snake seating gave sizes {[len(t) for t in tables]}, planned {stage.table_sizes}")
+    return StageSeating(tables, byes)
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """One player's result at a table's game(s), as ranking needs it."""
+
+    player_id: Hashable
+    points_won: int = 0
+    games_won: int = 0
+    hands_won: int = 0
+    points_left: int = 0
+    eliminated_at: int | None = None  # Challenge UNO: the hand at which the player reached the target
+    seed: int = 0  # the player's seed in the bracket (lower is stronger); never decides a tie
+
+
+def result_key(result: TableResult, game_format: str) -> tuple:
+    """Sort key (smaller is better); equal keys are a tie the documented tiebreaks cannot break."""
+    if game_format == CHALLENGE:
+        # Last one standing first, then whoever was eliminated later, then fewer points caught.
+        out = result.eliminated_at
+        return (out is not None, -(out or 0), result.points_won, -result.hands_won)
+    return (-result.points_won, -result.games_won, -result.hands_won, result.points_left)
+
+
+def rank_table(results: Sequence[TableResult], game_format: str = STANDARD) -> list[list[TableResult]]:
+    """The table's players in groups of equal rank, best first."""
+    ordered = sorted(results, key=lambda r: (result_key(r, game_format), r.seed))
+    groups: list[list[TableResult]] = []
+    for result in ordered:
+        if groups and result_key(groups[-1][0], game_format) == result_key(result, game_format):
+            groups[-1].append(result)
+        else:
+            groups.append([result])
+    return groups
+
+
+@dataclass
+class Tie:
+    """Players equal on every tiebreak straddling a cut: ``places`` of them go on."""
+
+    players: list
+    places: int
+    order: list | None = None  # the resolved order (best first), None while unresolved
+
+    @property
+    def key(self) -> str:
+        return ",".join(str(p) for p in sorted(self.players, key=str))
+
+
+@dataclass
+class CutResult:
+    chosen: list
+    rest: list
+    tie: Tie | None = None
+    complete: bool = True
+
+
+def cut(groups: Sequence[Sequence[PlayerId]], places: int,
+        resolve: Callable[[Tie], list | None]) -> CutResult:
+    """Take ``places`` players from rank ``groups`` (best first); a group straddling the cut is ordered
+    by ``resolve`` (a recorded draw or tiebreak hand). When ``resolve`` returns None the cut waits."""
+    chosen: list = []
+    rest: list = []
+    tie = None
+    complete = True
+    for group in groups:
+        group = list(group)
+        room = places - len(chosen)
+        if room <= 0 or not complete:
+            rest.extend(group)
+        elif len(group) <= room:
+            chosen.extend(group)
+        else:
+            tie = Tie(players=group, places=room)
+            tie.order = resolve(tie)
+            if tie.order is None:
+                complete = False
+                rest.extend(group)
+            else:
+                if sorted(map(repr, tie.order)) != sorted(map(repr, group)):
+                    raise BracketFatalError("a tie was resolved with other players than were tied")
+                chosen.extend(tie.order[:room])
+                rest.extend(tie.order[room:])
+    return CutResult(chosen, rest, tie, complete)
+
+
+def draw_order(players: Sequence[PlayerId], seed: int) -> list[PlayerId]:
+    """A random order of tied players, reproducible from ``seed`` (which is recorded)."""
+    ordered = sorted(players, key=repr)
+    random.Random(seed).shuffle(ordered)
+    return ordered
+
+
+def new_draw_seed() -> int:
+    return random.SystemRandom().randrange(1, 2**31)
+
+
+def next_stage_seeds(byes: Sequence[PlayerId], advancers: Sequence[Sequence[PlayerId]],
+                     seed_of: Mapping[PlayerId, int]) -> list[PlayerId]:
+    """Next stage's seeded field: byes first, then table winners, then seconds, … (each by seed)."""
+    ordered = sorted(byes, key=lambda p: seed_of[p])
+    depth = max((len(a) for a in advancers), default=0)
+    for place in range(depth):
+        ordered.extend(sorted((a[place] for a in advancers if len(a) > place), key=lambda p: seed_of[p]))
+    return ordered
+
+
+@dataclass
+class StageOutcome:
+    """What one stage produced: who goes on from each table, ties, and whether it is complete."""
+
+    advancers: list[list] = field(default_factory=list)
+    ties: list[Tie | None] = field(default_factory=list)
+    complete: bool = True
+
+
+def stage_outcome(stage: StagePlan, table_results: Sequence[Sequence[TableResult] | None],
+                  game_format: str, resolve_for_table: Callable[[int, Tie], list | None]) -> StageOutcome:
+    """Advancers of every table of ``stage``; ``None`` in ``table_results`` is a table still playing."""
+    outcome = StageOutcome()
+    for index, results in enumerate(table_results):
+        if results is None:
+            outcome.advancers.append([])
+            outcome.ties.append(None)
+            outcome.complete = False
+            continue
+        groups = [[r.player_id for r in group] for group in rank_table(results, game_format)]
+        result = cut(groups, stage.advancing if stage.is_final else stage.advance_per_table,
+                     lambda tie, i=index: resolve_for_table(i, tie))
+        outcome.advancers.append(result.chosen)
+        outcome.ties.append(result.tie)
+        outcome.complete &= result.complete
+    return outcome

@@ -5,11 +5,14 @@ player's standing — is derived from those rows, so a corrected hand corrects e
 """
 
 from tournament.models.audit import AuditEntry
+from tournament.models.brackets import BracketEntry, BracketStage, TiebreakDraw
 from tournament.models.events import EligibilityEntry, Event, Player
 from tournament.models.play import Game, Hand, HandScore, Round, Seat, Table
 
 __all__ = [
     "AuditEntry",
+    "BracketEntry",
+    "BracketStage",
     "EligibilityEntry",
     "Event",
     "Game",
@@ -19,4 +22,5 @@ __all__ = [
     "Round",
     "Seat",
     "Table",
+    "TiebreakDraw",
 ]

@@ -59,9 +59,12 @@ BY_NAME = {c[0]: c for c in CONFIGS}
 PUBLIC_CARD_EVENTS = {"dealer_draw", "first_card", "first_card_returned", "played", "identical"}
 FORBIDDEN_KEYS = {"seed", "pile", "rng", "deck", "hands", "pile_order"}
 
-# ENGINE_EXAMPLES=1000 runs a longer search; the default keeps the file around 20 s.
+# The default run is derandomized (the same examples every time, no example database), so a suite that
+# passes keeps passing; ENGINE_EXAMPLES=2000 runs a longer, random search for new failures.
+SEARCH = "ENGINE_EXAMPLES" in os.environ
 EXAMPLES = int(os.environ.get("ENGINE_EXAMPLES", "150"))
-PROFILE = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROFILE = settings(max_examples=EXAMPLES, deadline=None, derandomize=not SEARCH,
+                   suppress_health_check=[HealthCheck.too_slow])
 
 
 def rules_of(name: str) -> engine.RuleSet:
@@ -320,3 +323,23 @@ def test_games_total_their_hands(table):
         assert len(winners) == 1 and game.active == winners
         assert all(totals[s] >= rules.target for s in range(seats) if s not in winners)
     assert engine.Game.from_dict(json.loads(json.dumps(game.to_dict()))) == game
+
+
+# ---- failures found by the properties, kept as exact examples --------------------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: with two players, going out on a 2 identical to the top card "
+                   "(ocho-cards: identical cards skip) sends the draw to the player who went out, since the skip "
+                   "comes round to them; found by test_hands_keep_every_invariant (ocho-cards, 2 players, "
+                   "seed 2106, choice seed 2)")
+def test_going_out_on_an_identical_two_with_two_players_leaves_the_winner_empty():
+    rules = engine.get_preset("ocho-cards").with_overrides(hand_size=2)
+    deck = engine.arrange_deck(rules, 2, [["2C", "2C"], ["3D", "4D"]], ["5C"], ["9H", "9S"])
+    state = engine.new_hand(rules, 2, deck=deck, dealer=1)
+    engine.apply(state, CallUno(0))
+    engine.apply(state, Play(0, "2C"))
+    engine.apply(state, Draw(1))  # takes the 2 (stacking is on and seat 1 holds no 2)
+    assert state.turn == 0
+    engine.apply(state, Play(0, "2C"))  # identical to the top card, and the last one
+    assert state.over and state.winner == 0
+    assert state.hands[0] == [], f"the winner holds {state.hand_codes(0)}"

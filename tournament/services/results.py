@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from tournament.models import Game, Hand, HandScore, Round, Seat
 from tournament.services import audit
+from tournament.services.brackets import on_game_finished
 from tournament.services.rounds import _notify, finish_round_if_done
 
 SUPPORTED_SCORING = "winner_takes"
@@ -118,6 +119,8 @@ def record_hand(
             finish_round_if_done(round_)
         elif reopened and round_.status == Round.Status.FINISHED:
             Round.objects.filter(pk=round_.pk).update(status=Round.Status.RUNNING)
+        if game.status == Game.Status.FINISHED or reopened:
+            on_game_finished(game)  # a bracket follows the result (does nothing outside bracket rounds)
     _notify(event)
     return HandOutcome(hand, created, finished, reopened)
 

@@ -220,6 +220,8 @@ def change_game_status(game: Game, action: str, actor, reason: str = "") -> Game
                      reason=reason.strip(), changes=changes)
         if action == "finish":
             finish_round_if_done(round_)
+            from tournament.services.brackets import on_game_finished  # (it imports this module)
+            on_game_finished(game)
     if action == "finish":
         _notify(round_.event)
     return game

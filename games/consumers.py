@@ -1,8 +1,32 @@
-"""Websocket consumers of the live-match layer."""
+"""Websocket consumers of the live-match layer: the table (`ws/games/<id>/`) and a health probe.
+
+The table consumer is thin: it validates each message, asks the services, and sends each viewer only what
+that viewer may see. The protocol is described in docs/protocol.md.
+"""
+
+from __future__ import annotations
 
 import json
+import time
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+
+from games.services import snapshots
+from games.services.broadcast import table_group_name
+
+MAX_MESSAGE_BYTES = 4096
+MAX_MOVE_ID = 64
+RATE_LIMIT = (30, 5.0)  # at most 30 messages per 5 seconds
+
+CLOSE_NOT_FOUND = 4404
+CLOSE_FORBIDDEN = 4403
+
+MESSAGE_FIELDS = {
+    "sync": {"type"},
+    "ping": {"type", "echo"},
+    "move": {"type", "version", "action", "id"},
+}
 
 
 class HealthConsumer(AsyncJsonWebsocketConsumer):
@@ -33,3 +57,189 @@ class HealthConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong", "echo": content.get("echo")})
         else:
             await self.send_json({"type": "error", "error": 'unknown message; send {"type": "ping"}'})
+
+
+class BadMessage(Exception):
+    pass
+
+
+def parse_message(text_data: str | None, bytes_data: bytes | None) -> dict:
+    """The message as a dict with checked fields, or `BadMessage` saying what is wrong."""
+    if text_data is None:
+        raise BadMessage("send JSON text frames, not binary data")
+    if len(text_data.encode()) > MAX_MESSAGE_BYTES:
+        raise BadMessage(f"message too large (limit {MAX_MESSAGE_BYTES} bytes)")
+    try:
+        content = json.loads(text_data)
+    except ValueError:
+        raise BadMessage("message is not valid JSON") from None
+    if not isinstance(content, dict):
+        raise BadMessage('a message must be a JSON object such as {"type": "sync"}')
+    kind = content.get("type")
+    if not isinstance(kind, str) or kind not in MESSAGE_FIELDS:
+        raise BadMessage(f"unknown message type {kind!r}; expected one of {', '.join(MESSAGE_FIELDS)}")
+    extra = set(content) - MESSAGE_FIELDS[kind]
+    if extra:
+        raise BadMessage(f"unexpected field(s) for '{kind}': {', '.join(sorted(extra))}")
+    if kind == "move":
+        version = content.get("version")
+        if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+            raise BadMessage("'version' must be the game version you acted on (a whole number)")
+        if not isinstance(content.get("action"), dict):
+            raise BadMessage("'action' must be an object such as {\"type\": \"draw\"}")
+        move_id = content.get("id", "")
+        if move_id is None:
+            move_id = ""
+        if not isinstance(move_id, str) or len(move_id) > MAX_MOVE_ID:
+            raise BadMessage(f"'id' must be a string of at most {MAX_MOVE_ID} characters")
+        content["id"] = move_id
+    return content
+
+
+@database_sync_to_async
+def _access(live_id: int, user) -> tuple[int | None, snapshots.Snapshot | None]:
+    """(close code or None, snapshot): practice games are their owner's only; the rest are public."""
+    snap = snapshots.load_snapshot(live_id)
+    if snap is None:
+        return CLOSE_NOT_FOUND, None
+    if snap.kind == "practice" and not (user is not None and user.is_authenticated and user.pk == snap.owner_id):
+        return CLOSE_FORBIDDEN, None
+    return None, snap
+
+
+@database_sync_to_async
+def _state(live_id: int, user) -> dict | None:
+    snap = snapshots.load_snapshot(live_id)
+    if snap is None:
+        return None
+    return snapshots.state_message(snap, snap.seat_of(user), snapshots.recent_moves(live_id, snap.version))
+
+
+@database_sync_to_async
+def _changes(live_id: int, after: int, version: int, user) -> tuple[int, list[dict]]:
+    snap, moves = snapshots.changes_since(live_id, after, version)
+    if snap is None:
+        return after, []
+    seat = snap.seat_of(user)
+    if not moves and snap.version > after:  # too far behind: a full state
+        return snap.version, [snapshots.state_message(snap, seat, snapshots.recent_moves(live_id, snap.version))]
+    moves = [m for m in moves if m.version > after]
+    return (moves[-1].version if moves else after), snapshots.update_messages(snap, seat, moves)
+
+
+@database_sync_to_async
+def _move(live_id: int, user, version: int, action: dict, move_id: str):
+    from games.services.moves import submit_move
+
+    return submit_move(live_id, user, version, action, move_id)
+
+
+@database_sync_to_async
+def _returned(live_id: int, user) -> bool:
+    from games.services.moves import player_returned
+
+    return player_returned(live_id, user)
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    """One socket at a live table. Role and seat are decided by the database on every message and every
+    change (an organizer may replace a player while the socket is open)."""
+
+    live_id: int = 0
+    group: str | None = None
+    sent_version: int = 0  # the newest version this socket has been sent
+
+    async def connect(self) -> None:
+        self.live_id = int(self.scope["url_route"]["kwargs"]["live_game_id"])
+        self.user = self.scope.get("user")
+        self.recent: list[float] = []
+        code, snap = await _access(self.live_id, self.user)
+        if code is not None:
+            await self.close(code=code)
+            return
+        self.group = table_group_name(self.live_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_state()
+        from games.services.timers import ensure_sweeper
+
+        ensure_sweeper()
+
+    async def disconnect(self, code) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def send_message(self, message: dict) -> None:
+        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+
+    async def send_error(self, code: str, message: str, move_id: str | None = None, version=None) -> None:
+        out = {"type": "error", "code": code, "message": message}
+        if move_id:
+            out["id"] = move_id
+        if version is not None:
+            out["version"] = version
+        await self.send_message(out)
+
+    async def send_state(self) -> None:
+        state = await _state(self.live_id, self.user)
+        if state is None:
+            await self.send_error("not_found", "this game does not exist any more")
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.sent_version = max(self.sent_version, state["version"])
+        await self.send_message(state)
+
+    def _rate_limited(self) -> bool:
+        limit, window = RATE_LIMIT
+        now = time.monotonic()
+        self.recent = [t for t in self.recent if now - t < window]
+        self.recent.append(now)
+        return len(self.recent) > limit
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        if self._rate_limited():
+            await self.send_error("rate_limited", "too many messages; slow down")
+            return
+        try:
+            message = parse_message(text_data, bytes_data)
+        except BadMessage as bad:
+            await self.send_error("malformed", str(bad))
+            return
+        kind = message["type"]
+        if kind == "ping":
+            await self.send_message({"type": "pong", "echo": message.get("echo")})
+        elif kind == "sync":
+            await _returned(self.live_id, self.user)
+            await self.send_state()
+        else:
+            await self.handle_move(message)
+
+    async def handle_move(self, message: dict) -> None:
+        from games.services.moves import STALE, UNAVAILABLE, MoveRefused
+
+        move_id = message["id"]
+        try:
+            done = await _move(self.live_id, self.user, message["version"], message["action"], move_id)
+        except MoveRefused as refused:
+            await self.send_error(refused.code, refused.message, move_id, refused.version)
+            if refused.code == STALE:
+                await self.send_state()
+            return
+        except Exception:  # noqa: BLE001 - e.g. the database is unreachable: nothing was applied
+            import logging
+
+            logging.getLogger(__name__).exception("move in live game %s failed", self.live_id)
+            await self.send_error(UNAVAILABLE, "the server could not take the move; nothing was applied, "
+                                  "try again", move_id)
+            return
+        await self.send_message({"type": "ack", "id": move_id, "version": done.version})
+
+    async def game_changed(self, message: dict) -> None:
+        """Group message "changed, version N": send this viewer what changed, as it may see it."""
+        version = message.get("version", 0)
+        if version <= self.sent_version:
+            return
+        newest, messages = await _changes(self.live_id, self.sent_version, version, self.user)
+        for out in messages:
+            await self.send_message(out)
+        self.sent_version = max(self.sent_version, newest)

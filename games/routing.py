@@ -4,4 +4,5 @@ from games import consumers
 
 websocket_urlpatterns = [
     path("ws/health/", consumers.HealthConsumer.as_asgi()),
+    path("ws/games/<int:live_game_id>/", consumers.GameConsumer.as_asgi()),
 ]

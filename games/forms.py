@@ -1,0 +1,24 @@
+"""The practice-game form; it validates through the same service check as the practice service."""
+
+from django import forms
+
+from games.services.lifecycle import PracticeError, check_practice_setup
+from tournament.models.events import PRESET_CHOICES
+
+BOT_CHOICES = [("heuristic", "Sensible bots"), ("random", "Random bots (easy)")]
+
+
+class PracticeForm(forms.Form):
+    preset = forms.ChoiceField(choices=PRESET_CHOICES, initial="uno-official", label="Rules")
+    opponents = forms.IntegerField(min_value=1, max_value=9, initial=3, label="Number of bot opponents")
+    bot_kind = forms.ChoiceField(choices=BOT_CHOICES, initial="heuristic", label="Bots")
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            check_practice_setup(data["preset"], data["opponents"], data["bot_kind"])
+        except PracticeError as error:
+            self.add_error("opponents", str(error))
+        return data

@@ -1,0 +1,126 @@
+"""Live games: the engine's state of a game being played in the browser, and the log of every change.
+
+A `LiveGame` is either the live side of one tournament `Game` (its seats are the tournament `Seat`s,
+numbered as there), a private practice game (the owner at seat 0, bots elsewhere) or an exhibition
+table of bots anyone may watch. The engine's `Game.to_dict()` is kept in `state`; `version` counts
+changes, and each change is one `LiveMove` row, so a stored move is never lost and never applied twice
+(the move service locks the row and checks the version).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+
+class LiveGame(models.Model):
+    class Kind(models.TextChoices):
+        TOURNAMENT = "tournament", "Tournament game"
+        PRACTICE = "practice", "Practice game"
+        EXHIBITION = "exhibition", "Exhibition table of bots"
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    game = models.OneToOneField(
+        "tournament.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="live",
+        help_text="The tournament game this live game plays (tournament games only).",
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="practice_games",
+        help_text="The player of a practice game (seat 0).",
+    )
+    title = models.CharField(max_length=200)
+    preset = models.CharField(max_length=40)
+    seat_count = models.PositiveSmallIntegerField()
+    bot_kinds = models.JSONField(
+        default=list, blank=True,
+        help_text="Practice and exhibition games: the bot kind per seat ('' for the owner's seat).",
+    )
+    state = models.JSONField(help_text="The engine's Game.to_dict(): hidden cards included, never sent as is.")
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    turn_seconds = models.PositiveSmallIntegerField(default=30, help_text="0 means no turn timer.")
+    missed_turns_before_bot = models.PositiveSmallIntegerField(default=3)
+    deadline = models.DateTimeField(
+        null=True, blank=True, db_index=True,
+        help_text="When the seat on turn times out (or a bot's think time ends); the sweeper acts then.",
+    )
+    next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    hand_seats = models.JSONField(
+        default=list, blank=True, help_text="Game seats the current (or last) hand was dealt to, in hand-seat order.",
+    )
+    missed_turns = models.JSONField(default=list, blank=True, help_text="Missed turns in a row, per seat.")
+    bot_takeover = models.JSONField(default=list, blank=True, help_text="Per seat: a bot plays for the player.")
+    hand_started_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="live_game_due_turn"),
+            models.Index(fields=["status", "next_hand_at"], name="live_game_due_hand"),
+            models.Index(fields=["owner", "-created_at"], name="live_game_owner_recent"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(kind="tournament") & Q(game__isnull=False))
+                | (Q(kind="practice") & Q(game__isnull=True) & Q(owner__isnull=False))
+                | (Q(kind="exhibition") & Q(game__isnull=True)),
+                name="live_game_kind_matches_links",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:table", args=[self.pk])
+
+    @property
+    def ws_path(self) -> str:
+        return f"/ws/games/{self.pk}/"
+
+
+class LiveMove(models.Model):
+    """One change to a live game: a move, a timer or bot move, or a hand dealt by the system.
+
+    `version` is the game's version after the change. `events` are the engine's `Event.to_dict()` with
+    their visibility; `hand_seats` maps the hand's seats to game seats at the time of the change, so the
+    events can be shown to the right seats later.
+    """
+
+    class Actor(models.TextChoices):
+        PLAYER = "player", "Player"
+        TIMER = "timer", "Turn timer"
+        BOT = "bot", "Bot"
+        SYSTEM = "system", "System"
+
+    live_game = models.ForeignKey(LiveGame, on_delete=models.CASCADE, related_name="moves")
+    version = models.PositiveIntegerField()
+    hand_number = models.PositiveSmallIntegerField(help_text="0-based number of the hand in the game.")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Game seat that acted.")
+    actor = models.CharField(max_length=10, choices=Actor.choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    action = models.JSONField(null=True, blank=True, help_text="The engine action (hand seat numbers).")
+    events = models.JSONField(default=list)
+    hand_seats = models.JSONField(default=list)
+    client_move_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["live_game", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["live_game", "version"], name="unique_live_move_version"),
+            models.UniqueConstraint(fields=["live_game", "seat", "client_move_id"],
+                                    condition=~Q(client_move_id=""), name="unique_client_move_id"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.live_game} v{self.version} ({self.actor})"

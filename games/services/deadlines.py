@@ -1,0 +1,58 @@
+"""When the seat on turn must have moved: the turn timer for people, the think time for bots.
+
+The deadline lives in the database (`LiveGame.deadline`); the sweeper (`games.services.timers`) acts on
+games whose deadline has passed. Settings: `LIVE_BOT_THINK_SECONDS` (min, max), `LIVE_NEXT_HAND_SECONDS`.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+
+from django.conf import settings
+
+from games import engine
+from games.models import LiveGame
+from games.services.seats import SeatHolder, turn_game_seat
+
+DEFAULT_BOT_THINK_SECONDS = (1.0, 2.5)
+DEFAULT_NEXT_HAND_SECONDS = 3.0
+
+
+def bot_think_time() -> timedelta:
+    low, high = getattr(settings, "LIVE_BOT_THINK_SECONDS", DEFAULT_BOT_THINK_SECONDS)
+    return timedelta(seconds=random.uniform(low, high) if high > low else low)
+
+
+def next_hand_pause() -> timedelta:
+    return timedelta(seconds=getattr(settings, "LIVE_NEXT_HAND_SECONDS", DEFAULT_NEXT_HAND_SECONDS))
+
+
+def bot_controlled(live: LiveGame, holders: list[SeatHolder], seat: int) -> bool:
+    """A bot seat, or a player's seat a bot has taken over after missed turns."""
+    holder = holders[seat] if seat < len(holders) else None
+    takeover = live.bot_takeover[seat] if seat < len(live.bot_takeover) else False
+    return holder is None or holder.is_bot or bool(takeover)
+
+
+def turn_key(live: LiveGame, game: engine.Game) -> tuple | None:
+    """Identifies one turn: a new key means a new turn (and a fresh timer)."""
+    hand = game.hand
+    if hand is None or hand.over:
+        return None
+    return (len(game.results), hand.turn, hand.phase)
+
+
+def schedule(live: LiveGame, game: engine.Game, holders: list[SeatHolder], now: datetime,
+             before: tuple | None) -> None:
+    """Set `live.deadline` after a change; `before` is the turn key before it (the timer runs on while
+    the same turn goes on, e.g. after someone else's catch)."""
+    seat = turn_game_seat(game, live.hand_seats)
+    if seat is None or live.status != LiveGame.Status.RUNNING:
+        live.deadline = None
+    elif bot_controlled(live, holders, seat):
+        live.deadline = now + bot_think_time()
+    elif not live.turn_seconds:
+        live.deadline = None
+    elif live.deadline is None or turn_key(live, game) != before:
+        live.deadline = now + timedelta(seconds=live.turn_seconds)

@@ -1,0 +1,133 @@
+"""Creating live games: for tournament games (when their round starts), private practice games against
+bots, and exhibition tables of bots for anyone to watch. Every game starts with its first hand dealt
+(version 1)."""
+
+from __future__ import annotations
+
+import random
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import engine
+from games.models import LiveGame
+from games.services.moves import deal_next_hand
+from games.services.seats import seat_holders
+
+DEFAULT_PRACTICE_TURN_SECONDS = 30
+BOT_KINDS = ("heuristic", "random")
+
+
+class PracticeError(ValueError):
+    """A practice game that cannot be set up; the message says what to change."""
+
+
+def _new_seed() -> int:
+    return random.SystemRandom().randrange(1, 2**62)
+
+
+def _start(live: LiveGame, rules: engine.RuleSet, seed: int) -> LiveGame:
+    """Save `live` with a new engine game and deal its first hand (inside the caller's transaction)."""
+    game = engine.Game(rules, live.seat_count, seed)
+    live.state = game.to_dict()
+    live.preset = rules.preset
+    live.missed_turns = [0] * live.seat_count
+    live.bot_takeover = [False] * live.seat_count
+    live.save()
+    deal_next_hand(live, game, seat_holders(live), timezone.now())
+    return live
+
+
+# ---- tournament games --------------------------------------------------------------------------------
+
+def live_game_for(tgame, seed: int | None = None) -> LiveGame:
+    """The live game of a tournament `Game`, created on first call (idempotent and race-safe: a second
+    creator hits the unique constraint and gets the first one's game)."""
+    existing = LiveGame.objects.filter(game=tgame).first()
+    if existing is not None:
+        return existing
+    from tournament.models import Game, Seat
+    from tournament.rules import rules_for_event
+
+    tgame = Game.objects.select_related("table__round__event").get(pk=tgame.pk)
+    event = tgame.table.round.event
+    rules = rules_for_event(event)
+    if tgame.target_score and tgame.target_score != rules.target:
+        rules = rules.with_overrides(target=tgame.target_score)
+    seats = Seat.objects.filter(table_id=tgame.table_id).count()
+    rules.check_seats(seats)
+    live = LiveGame(
+        kind=LiveGame.Kind.TOURNAMENT, game=tgame, seat_count=seats,
+        title=f"{event.name} – round {tgame.table.round.number}, table {tgame.table.number}",
+        turn_seconds=event.turn_seconds, missed_turns_before_bot=event.missed_turns_before_bot,
+    )
+    try:
+        with transaction.atomic():
+            return _start(live, rules, _new_seed() if seed is None else seed)
+    except IntegrityError:
+        found = LiveGame.objects.filter(game=tgame).first()
+        if found is None:
+            raise
+        return found
+
+
+def start_live_games(round_) -> list[LiveGame]:
+    """Live games for every running game of a round (call after `start_round`; safe to call again)."""
+    from tournament.models import Game
+
+    games = Game.objects.filter(table__round=round_, status=Game.Status.RUNNING).order_by("table__number", "number")
+    return [live_game_for(g) for g in games]
+
+
+# ---- practice and exhibition games -------------------------------------------------------------------
+
+def check_practice_setup(preset: str, opponents: int, bot_kind: str) -> engine.RuleSet:
+    """The rules for a practice game, or `PracticeError` (the form shows the same messages)."""
+    try:
+        rules = engine.get_preset(preset)
+    except engine.RuleError as error:
+        raise PracticeError(str(error)) from error
+    if bot_kind not in BOT_KINDS:
+        raise PracticeError(f"unknown bot '{bot_kind}'; choose {' or '.join(BOT_KINDS)}")
+    if not isinstance(opponents, int) or opponents < 1:
+        raise PracticeError("play against at least one bot")
+    try:
+        rules.check_seats(opponents + 1)
+    except engine.RuleError as error:
+        raise PracticeError(f"{error}: choose {rules.min_players - 1} to {rules.max_players - 1} bots") from error
+    return rules
+
+
+def start_practice_game(user, preset: str, opponents: int, bot_kind: str = "heuristic",
+                        seed: int | None = None, turn_seconds: int | None = None) -> LiveGame:
+    """A private game of `user` (seat 0) against `opponents` bots."""
+    rules = check_practice_setup(preset, opponents, bot_kind)
+    if turn_seconds is None:
+        turn_seconds = getattr(settings, "LIVE_PRACTICE_TURN_SECONDS", DEFAULT_PRACTICE_TURN_SECONDS)
+    live = LiveGame(kind=LiveGame.Kind.PRACTICE, owner=user, seat_count=opponents + 1,
+                    title=f"Practice: {rules.preset} against {opponents} bot{'s' if opponents > 1 else ''}",
+                    bot_kinds=[""] + [bot_kind] * opponents, turn_seconds=turn_seconds,
+                    missed_turns_before_bot=3)
+    with transaction.atomic():
+        return _start(live, rules, _new_seed() if seed is None else seed)
+
+
+def create_demo_bot_table(event=None, seats: int = 4, preset: str = "uno-official", bot_kind: str = "heuristic",
+                          seed: int | None = None) -> LiveGame:
+    """An exhibition table of bots playing live for anyone to watch (the demo's "watch a game").
+
+    With `event`, it plays that event's rules and carries its name."""
+    if event is not None:
+        from tournament.rules import rules_for_event
+
+        rules = rules_for_event(event)
+        title = f"{event.name} – exhibition table of bots"
+    else:
+        rules = engine.get_preset(preset)
+        title = f"Exhibition: {rules.preset}, {seats} bots"
+    rules.check_seats(seats)
+    live = LiveGame(kind=LiveGame.Kind.EXHIBITION, seat_count=seats, title=title, bot_kinds=[bot_kind] * seats,
+                    turn_seconds=0, missed_turns_before_bot=0)
+    with transaction.atomic():
+        return _start(live, rules, _new_seed() if seed is None else seed)

@@ -1,0 +1,246 @@
+"""The one move path: sockets, the turn timer, bots and the dealer all change a live game through here.
+
+Each change runs in one transaction: lock the game row, re-check who may act and at which version,
+apply the action with the engine, store the move and the new state with the version bumped, write the
+tournament's hand rows when a hand ends and finish the game at the target; only after the commit are
+the table's sockets told (a small "changed, version N" signal) and the leaderboards refreshed. A move
+that was acknowledged is therefore stored, and a move is never applied twice: a repeated client move id,
+or the same action sent again for a version that has moved on, is answered `already_played`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games import engine
+from games.models import LiveGame, LiveMove
+from games.services import broadcast, deadlines, hand_results, snapshots
+from games.services.seats import SeatHolder, hand_seat_of, seat_holders, seat_of_user, turn_game_seat
+
+# Error codes, as in docs/protocol.md.
+MALFORMED = "malformed"
+FORBIDDEN = "forbidden"
+STALE = "stale"
+ILLEGAL = "illegal"
+ALREADY_PLAYED = "already_played"
+GAME_OVER = "game_over"
+PAUSED = "paused"
+NOT_FOUND = "not_found"
+UNAVAILABLE = "unavailable"
+
+
+class MoveRefused(Exception):
+    """A move that was not applied; `code` is the protocol's error code, the message is for a person."""
+
+    def __init__(self, code: str, message: str, version: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.version = version
+
+
+@dataclass(frozen=True)
+class MoveDone:
+    version: int
+    seat: int
+
+
+def lock_live_game(live_game_id: int, *, skip_locked: bool = False) -> LiveGame | None:
+    """The live game row, locked for this transaction (None if missing or, with skip_locked, busy).
+
+    PostgreSQL: SELECT ... FOR UPDATE OF the live game only. SQLite has no row locks; its connections
+    begin transactions IMMEDIATE (see config.environment), which takes the write lock at BEGIN.
+    """
+    qs = LiveGame.objects.select_related("game", "owner").filter(pk=live_game_id)
+    if connection.features.has_select_for_update:
+        if skip_locked and connection.features.has_select_for_update_skip_locked:
+            qs = qs.select_for_update(skip_locked=True, of=("self",))
+        else:
+            qs = qs.select_for_update(of=("self",))
+    return qs.first()
+
+
+def check_open(live: LiveGame) -> None:
+    """Refuse moves in a finished game, or a tournament game that is paused or not running."""
+    if live.status == LiveGame.Status.FINISHED:
+        raise MoveRefused(GAME_OVER, "the game is over", live.version)
+    if live.kind == LiveGame.Kind.TOURNAMENT:
+        from tournament.models import Game
+
+        status = live.game.status
+        if status == Game.Status.PAUSED:
+            raise MoveRefused(PAUSED, "the organizer paused this game; wait for it to resume", live.version)
+        if status == Game.Status.FINISHED:
+            raise MoveRefused(GAME_OVER, "the organizer finished this game", live.version)
+        if status != Game.Status.RUNNING:
+            raise MoveRefused(PAUSED, "this game has not started yet", live.version)
+
+
+def submit_move(live_game_id: int, user, version: Any, action: Any, client_move_id: str = "") -> MoveDone:
+    """A move from a player's socket: `action` is the engine action dict without the seat (or with the
+    player's own hand seat), `version` the game version the player saw. Raises `MoveRefused`."""
+    with transaction.atomic():
+        live = lock_live_game(live_game_id)
+        if live is None:
+            raise MoveRefused(NOT_FOUND, "this game does not exist")
+        holders = seat_holders(live)
+        seat = seat_of_user(holders, user)
+        if seat is None:
+            raise MoveRefused(FORBIDDEN, "spectators cannot act: you hold no seat at this table", live.version)
+        check_open(live)
+        hand_seat = hand_seat_of(live.hand_seats, seat)
+        if not isinstance(action, dict):
+            raise MoveRefused(MALFORMED, "'action' must be an object such as {\"type\": \"draw\"}", live.version)
+        claimed = action.get("seat")
+        if claimed is not None and claimed != hand_seat:
+            raise MoveRefused(FORBIDDEN, f"you may only act for your own seat ({hand_seat})", live.version)
+        if client_move_id and LiveMove.objects.filter(live_game=live, seat=seat,
+                                                      client_move_id=client_move_id).exists():
+            raise MoveRefused(ALREADY_PLAYED, "this move was already played", live.version)
+        if hand_seat is None:
+            raise MoveRefused(FORBIDDEN, "you are not dealt in this hand", live.version)
+        try:
+            parsed = engine.action_from_dict({**action, "seat": hand_seat})
+        except engine.MalformedAction as error:
+            raise MoveRefused(MALFORMED, str(error), live.version) from error
+        if version != live.version:
+            if isinstance(version, int) and version < live.version and _already_applied(live, version, seat, parsed):
+                raise MoveRefused(ALREADY_PLAYED, "this move was already played", live.version)
+            raise MoveRefused(STALE, f"the game has moved on to version {live.version}: here is the current "
+                              "state", live.version)
+        game = engine.Game.from_dict(live.state)
+        if game.hand is None or game.hand.over:
+            raise MoveRefused(ILLEGAL, "the hand is over; the next hand is dealt in a moment", live.version)
+        _player_is_back(live, seat)
+        return apply_locked(live, game, holders, seat, parsed, LiveMove.Actor.PLAYER, user=user,
+                            client_move_id=client_move_id)
+
+
+def _already_applied(live: LiveGame, version: int, seat: int, action: engine.Action) -> bool:
+    """The same action by the same seat was what moved the game on from `version`."""
+    move = LiveMove.objects.filter(live_game=live, version=version + 1).only("seat", "action").first()
+    return move is not None and move.seat == seat and move.action == action.to_dict()
+
+
+def _player_is_back(live: LiveGame, seat: int) -> None:
+    """A move by the player ends a bot takeover and the count of missed turns (saved with the move)."""
+    _fill_seat_lists(live)
+    live.missed_turns[seat] = 0
+    live.bot_takeover[seat] = False
+
+
+def _fill_seat_lists(live: LiveGame) -> None:
+    n = live.seat_count
+    live.missed_turns = list(live.missed_turns) + [0] * (n - len(live.missed_turns))
+    live.bot_takeover = list(live.bot_takeover) + [False] * (n - len(live.bot_takeover))
+
+
+def apply_locked(live: LiveGame, game: engine.Game, holders: list[SeatHolder], seat: int,
+                 action: engine.Action, actor: str, *, user=None, client_move_id: str = "") -> MoveDone:
+    """Apply `action` (hand seat numbers) for game seat `seat` to the locked `live`; store and announce."""
+    before = deadlines.turn_key(live, game)
+    hand_number = len(game.results)
+    try:
+        events = game.apply(action)
+    except engine.EngineError as error:  # IllegalAction, or "the game is over"
+        raise MoveRefused(ILLEGAL, str(error), live.version) from error
+    store_change(live, game, holders, events, seat=seat, actor=actor, action=action.to_dict(), user=user,
+                 client_move_id=client_move_id, hand_number=hand_number, before=before)
+    return MoveDone(live.version, seat)
+
+
+def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], events: list[engine.Event], *,
+                 seat: int | None, actor: str, action: dict | None, hand_number: int, before: tuple | None,
+                 user=None, client_move_id: str = "", now: datetime | None = None) -> LiveMove:
+    """Store one change (the engine game already changed in memory): the move row, the new state and
+    version, the tournament rows of a finished hand, timers; announce it after the commit."""
+    now = now or timezone.now()
+    _fill_seat_lists(live)
+    live.version += 1
+    live.state = game.to_dict()
+    move = LiveMove.objects.create(
+        live_game=live, version=live.version, hand_number=hand_number, seat=seat, actor=actor,
+        user=user if user is not None and getattr(user, "is_authenticated", False) else None,
+        action=action, events=[e.to_dict() for e in events], hand_seats=list(live.hand_seats),
+        client_move_id=client_move_id,
+    )
+    scored = [e for e in events if e.kind == "hand_scored"]
+    if scored:
+        live.deadline = None
+        if live.kind == LiveGame.Kind.TOURNAMENT:
+            hand_results.record_live_hand(live, game.results[-1], live.hand_started_at, now)
+        if game.over:
+            live.status = LiveGame.Status.FINISHED
+            live.next_hand_at = None
+            if live.kind == LiveGame.Kind.TOURNAMENT:
+                hand_results.finish_tournament_game(live, game, now)
+        else:
+            live.next_hand_at = now + deadlines.next_hand_pause()
+    else:
+        deadlines.schedule(live, game, holders, now, before)
+    live.save()
+    snap = snapshots.snapshot_of(live, engine.Game.from_dict(live.state), holders)  # a copy: `game` may move on
+    stored = snapshots.stored_move_of(move)
+    transaction.on_commit(lambda: snapshots.remember(snap, [stored]))
+    broadcast.announce_on_commit(live.pk, live.version)
+    return move
+
+
+def deal_next_hand(live: LiveGame, game: engine.Game, holders: list[SeatHolder], now: datetime) -> LiveMove:
+    """Deal the next hand of a game whose last hand is over (called by the sweeper and on creation)."""
+    events = game.next_hand()
+    live.hand_seats = list(game.hand_seats)
+    live.hand_started_at = now
+    live.next_hand_at = None
+    return store_change(live, game, holders, events, seat=None, actor=LiveMove.Actor.SYSTEM, action=None,
+                        hand_number=len(game.results), before=None, now=now)
+
+
+def store_notice(live: LiveGame, game: engine.Game, holders: list[SeatHolder], kind: str,
+                 data: dict[str, Any]) -> LiveMove:
+    """A change that is not an engine action (a bot takes over a seat, the player returns)."""
+    return store_change(live, game, holders, [engine.Event(kind, data)], seat=data.get("game_seat"),
+                        actor=LiveMove.Actor.SYSTEM, action=None, hand_number=len(game.results),
+                        before=deadlines.turn_key(live, game))
+
+
+def player_returned(live_game_id: int, user) -> bool:
+    """A player who syncs is back: a bot that had taken over the seat stops (a new version says so)."""
+    with transaction.atomic():
+        live = lock_live_game(live_game_id)
+        if live is None or live.status != LiveGame.Status.RUNNING:
+            return False
+        holders = seat_holders(live)
+        seat = seat_of_user(holders, user)
+        if seat is None:
+            return False
+        _fill_seat_lists(live)
+        if not live.bot_takeover[seat] and not live.missed_turns[seat]:
+            return False
+        had_bot = live.bot_takeover[seat]
+        live.bot_takeover[seat] = False
+        live.missed_turns[seat] = 0
+        if not had_bot:
+            live.save(update_fields=["bot_takeover", "missed_turns"])
+            return False
+        game = engine.Game.from_dict(live.state)
+        if turn_game_seat(game, live.hand_seats) == seat:
+            live.deadline = None  # the player gets a full turn again
+        store_notice(live, game, holders, "takeover_ended",
+                     {"seat": hand_seat_of(live.hand_seats, seat), "game_seat": seat})
+        return True
+
+
+def run_locked(live_game_id: int, work: Callable[[LiveGame], Any], *, skip_locked: bool = False) -> Any:
+    """Run `work(live)` on the locked row inside a transaction (None if the row is missing or busy)."""
+    with transaction.atomic():
+        live = lock_live_game(live_game_id, skip_locked=skip_locked)
+        if live is None:
+            return None
+        return work(live)

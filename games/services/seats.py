@@ -1,0 +1,86 @@
+"""Who holds each seat of a live game, and the one place where game seats and hand seats meet.
+
+Game seats are the table's seat numbers (the tournament `Seat.number`); the engine numbers the seats of
+the current hand 0..n-1 and `Game.hand_seats[i]` is the game seat at hand seat i. They differ once a
+Challenge UNO player is eliminated. Everything outside this module speaks game seats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games import engine
+from games.models import LiveGame
+
+
+@dataclass(frozen=True)
+class SeatHolder:
+    seat: int  # game seat
+    name: str
+    user_id: int | None  # the user who may act for this seat now (None: a bot seat or nobody)
+    bot_kind: str  # "" for a human seat
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_kind)
+
+
+def seat_holders(live: LiveGame) -> list[SeatHolder]:
+    """The holders in game-seat order; for tournament games read fresh from the tournament's seats.
+
+    A player who withdrew or was disqualified still owns the seat's name but may no longer act.
+    """
+    if live.kind == LiveGame.Kind.TOURNAMENT:
+        from tournament.models import Seat
+
+        seats = Seat.objects.filter(table__games__pk=live.game_id).select_related("player").order_by("number")
+        out = []
+        for s in seats:
+            if s.player_id is None:
+                out.append(SeatHolder(s.number, s.label, None, s.bot_kind or "heuristic"))
+            else:
+                user_id = s.player.user_id if s.player.is_active else None
+                out.append(SeatHolder(s.number, s.player.display_name, user_id, ""))
+        return out
+    kinds = list(live.bot_kinds) + [""] * (live.seat_count - len(live.bot_kinds))
+    owner_name = live.owner.get_username() if live.owner_id else "Player"
+    return [
+        SeatHolder(i, f"Bot {i + 1}" if kind else owner_name, None if kind else live.owner_id, kind)
+        for i, kind in enumerate(kinds[: live.seat_count])
+    ]
+
+
+def seat_of_user(holders: list[SeatHolder], user) -> int | None:
+    """The game seat `user` may act for, or None (a spectator)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for holder in holders:
+        if holder.user_id is not None and holder.user_id == user.pk:
+            return holder.seat
+    return None
+
+
+def hand_seat_of(hand_seats: list[int], game_seat: int | None) -> int | None:
+    """The hand seat of `game_seat` in a hand dealt to `hand_seats` (None: not dealt in, or no seat)."""
+    if game_seat is None:
+        return None
+    try:
+        return hand_seats.index(game_seat)
+    except ValueError:
+        return None
+
+
+def game_seat_of(hand_seats: list[int], hand_seat: int) -> int:
+    return hand_seats[hand_seat]
+
+
+def turn_game_seat(game: engine.Game, hand_seats: list[int]) -> int | None:
+    """The game seat whose move it is, or None between hands and after the game.
+
+    `hand_seats` is `LiveGame.hand_seats` (the seats the current hand was dealt to): the engine's own
+    `Game.hand_seats` already leaves out a player eliminated by the hand that just ended.
+    """
+    hand = game.hand
+    if hand is None or hand.over or game.over:
+        return None
+    return hand_seats[hand.turn]

@@ -1,0 +1,254 @@
+"""What each viewer of a table may see: snapshots of a live game and the messages built from them.
+
+A `Snapshot` is a live game parsed at one version (engine state, seat holders, timers); `StoredMove` is
+one logged change. Both are cached per process by (game, version), filled by the move service when a
+change commits, so a broadcast usually costs the consumers of this process no query at all; a consumer
+in another process loads the game once and the missing moves once. Snapshots are shared: never mutate.
+
+Messages are built per viewer from these: the seat's own view (`engine.view_for` on its hand seat) or the
+spectator view, and each event through `Event.for_seat(hand_seat)` or `Event.public()`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from games import engine
+from games.models import LiveGame, LiveMove
+from games.services.seats import SeatHolder, hand_seat_of, seat_holders, seat_of_user
+
+LOG_MOVES = 20  # changes whose events a full `state` carries as its log
+MAX_CATCH_UP = 50  # a consumer further behind than this gets a full state instead of updates
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    live_id: int
+    version: int
+    kind: str
+    status: str
+    paused: bool
+    title: str
+    game: engine.Game
+    hand_seats: list[int]
+    holders: list[SeatHolder]
+    deadline: datetime | None
+    next_hand_at: datetime | None
+    turn_seconds: int
+    missed_turns: list[int]
+    bot_takeover: list[bool]
+    owner_id: int | None
+
+    def seat_of(self, user) -> int | None:
+        return seat_of_user(self.holders, user)
+
+
+@dataclass(frozen=True)
+class StoredMove:
+    version: int
+    hand_number: int
+    seat: int | None
+    actor: str
+    events: list[dict[str, Any]]
+    hand_seats: list[int]
+
+
+def snapshot_of(live: LiveGame, game: engine.Game, holders: list[SeatHolder]) -> Snapshot:
+    paused = False
+    if live.kind == LiveGame.Kind.TOURNAMENT and live.game_id:
+        from tournament.models import Game
+
+        paused = live.game.status == Game.Status.PAUSED
+    n = live.seat_count
+    return Snapshot(
+        live.pk, live.version, live.kind, live.status, paused, live.title, game, list(live.hand_seats), holders,
+        live.deadline, live.next_hand_at, live.turn_seconds,
+        list(live.missed_turns) + [0] * (n - len(live.missed_turns)),
+        list(live.bot_takeover) + [False] * (n - len(live.bot_takeover)), live.owner_id,
+    )
+
+
+def stored_move_of(move: LiveMove) -> StoredMove:
+    return StoredMove(move.version, move.hand_number, move.seat, move.actor, move.events, move.hand_seats)
+
+
+# ---- the per-process cache ---------------------------------------------------------------------------
+
+class _Cache:
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key):
+        with self.lock:
+            value = self.items.get(key)
+            if value is not None:
+                self.items.move_to_end(key)
+            return value
+
+    def put(self, key, value) -> None:
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+_snapshots = _Cache(256)
+_moves = _Cache(4096)
+
+
+def remember(snapshot: Snapshot, moves: list[StoredMove]) -> None:
+    """Cache a committed version (call from `transaction.on_commit` only: versions are reused on rollback)."""
+    _snapshots.put((snapshot.live_id, snapshot.version), snapshot)
+    for move in moves:
+        _moves.put((snapshot.live_id, move.version), move)
+
+
+def forget_all() -> None:
+    _snapshots.clear()
+    _moves.clear()
+
+
+# ---- loading -----------------------------------------------------------------------------------------
+
+def load_snapshot(live_id: int) -> Snapshot | None:
+    """The game as it is now (one query, two for a tournament game's seats unless cached)."""
+    live = LiveGame.objects.select_related("game", "owner").filter(pk=live_id).first()
+    if live is None:
+        return None
+    cached = _snapshots.get((live_id, live.version))
+    if cached is not None and cached.paused == _is_paused(live):
+        return cached
+    snap = snapshot_of(live, engine.Game.from_dict(live.state), seat_holders(live))
+    _snapshots.put((live_id, snap.version), snap)
+    return snap
+
+
+def _is_paused(live: LiveGame) -> bool:
+    return bool(live.kind == LiveGame.Kind.TOURNAMENT and live.game_id and live.game.status == "paused")
+
+
+def load_moves(live_id: int, after: int, upto: int) -> list[StoredMove]:
+    """Moves with after < version <= upto, from the cache when all are there, else one query."""
+    wanted = range(after + 1, upto + 1)
+    cached = [_moves.get((live_id, v)) for v in wanted]
+    if all(m is not None for m in cached):
+        return cached  # type: ignore[return-value]
+    rows = [stored_move_of(m) for m in LiveMove.objects.filter(live_game_id=live_id, version__gt=after,
+                                                               version__lte=upto).order_by("version")]
+    for m in rows:
+        _moves.put((live_id, m.version), m)
+    return rows
+
+
+def changes_since(live_id: int, after: int, version: int) -> tuple[Snapshot | None, list[StoredMove]]:
+    """What a consumer that has sent `after` needs on hearing of `version`: the newest snapshot it can
+    get (the cached one at `version`, else the current one) and the moves in between."""
+    snap = _snapshots.get((live_id, version))
+    if snap is None:
+        snap = load_snapshot(live_id)
+        if snap is None:
+            return None, []
+    if snap.version - after > MAX_CATCH_UP:
+        return snap, []
+    return snap, load_moves(live_id, after, snap.version)
+
+
+def recent_moves(live_id: int, version: int) -> list[StoredMove]:
+    return load_moves(live_id, max(0, version - LOG_MOVES), version)
+
+
+# ---- per-viewer messages -----------------------------------------------------------------------------
+
+def events_for(move: StoredMove, game_seat: int | None) -> list[dict[str, Any]]:
+    """The move's events as the holder of `game_seat` (None: a spectator) may see them."""
+    hand_seat = hand_seat_of(move.hand_seats, game_seat)
+    out = []
+    for e in move.events:
+        visible = e.get("visible_to")
+        event = engine.Event(e["kind"], e["data"], e.get("private"),
+                             None if visible is None else frozenset(visible))
+        out.append(event.public() if hand_seat is None else event.for_seat(hand_seat))
+    return out
+
+
+def view_for(snap: Snapshot, game_seat: int | None) -> dict[str, Any] | None:
+    hand = snap.game.hand
+    if hand is None:
+        return None
+    hand_seat = hand_seat_of(snap.hand_seats, game_seat)
+    if hand_seat is None:
+        return engine.spectator_view(hand)
+    return engine.view_for(hand, hand_seat)
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def game_info(snap: Snapshot) -> dict[str, Any]:
+    """Public facts about the game: seats, totals, hand number, target, status, winners, timers."""
+    game = snap.game
+    rules = game.rules
+    playing = game.hand is not None and not game.hand.over
+    status = snap.status
+    if status == LiveGame.Status.RUNNING:
+        status = "paused" if snap.paused else ("playing" if playing else "between_hands")
+    seats = []
+    for h in snap.holders:
+        seats.append({
+            "seat": h.seat, "name": h.name, "bot": h.is_bot, "takeover": bool(snap.bot_takeover[h.seat]),
+            "missed_turns": snap.missed_turns[h.seat], "total": game.totals[h.seat] if h.seat < game.seats else 0,
+            "out": h.seat not in game.active,
+        })
+    return {
+        "id": snap.live_id, "kind": snap.kind, "title": snap.title, "preset": rules.preset,
+        "scoring": rules.scoring, "target": rules.target, "status": status, "seats": seats,
+        "hand_seats": list(snap.hand_seats), "hand_number": len(game.results) + (1 if playing else 0),
+        "hands_played": len(game.results), "dealer": game.dealer, "totals": list(game.totals),
+        "winners": list(game.winners),
+        "last_result": game.results[-1].to_dict() if game.results else None,
+        "turn_seconds": snap.turn_seconds, "next_hand_at": _iso(snap.next_hand_at),
+    }
+
+
+def _common(snap: Snapshot, seat: int | None) -> dict[str, Any]:
+    return {
+        "version": snap.version, "role": "spectator" if seat is None else "player", "seat": seat,
+        "hand_seat": hand_seat_of(snap.hand_seats, seat), "view": view_for(snap, seat), "game": game_info(snap),
+        "deadline": _iso(snap.deadline), "now": timezone.now().isoformat(),
+    }
+
+
+def state_message(snap: Snapshot, seat: int | None, log: list[StoredMove]) -> dict[str, Any]:
+    """The full `state` message for the holder of `seat` (None: a spectator)."""
+    message = {"type": "state", **_common(snap, seat)}
+    message["log"] = [{"version": m.version, "by": _by(m), "events": events_for(m, seat)} for m in log]
+    return message
+
+
+def _by(move: StoredMove) -> dict[str, Any]:
+    return {"seat": move.seat, "actor": move.actor}
+
+
+def update_messages(snap: Snapshot, seat: int | None, moves: list[StoredMove]) -> list[dict[str, Any]]:
+    """One `update` per move, numbered by version; each carries the newest view the consumer has."""
+    common = _common(snap, seat)
+    out = []
+    for move in moves:
+        message = {"type": "update", **common, "version": move.version, "by": _by(move),
+                   "events": events_for(move, seat)}
+        out.append(message)
+    return out

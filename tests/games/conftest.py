@@ -1,0 +1,14 @@
+import pytest
+
+from games.services import snapshots
+
+
+@pytest.fixture(autouse=True)
+def live_settings(settings):
+    """Bots answer at once, the next hand is dealt at once, and tests drive the sweeper themselves."""
+    settings.LIVE_BOT_THINK_SECONDS = (0, 0)
+    settings.LIVE_NEXT_HAND_SECONDS = 0
+    settings.LIVE_SWEEPER_IN_PROCESS = False
+    snapshots.forget_all()
+    yield settings
+    snapshots.forget_all()

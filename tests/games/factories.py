@@ -1,0 +1,102 @@
+"""Builders for the live-game tests: a running tournament game at a table, logged-in sockets."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+from django.utils import timezone
+
+from config.asgi import application
+from tests.tournament.organizer_factories import make_event, make_user
+from tournament.models import Game, Player, Round, Seat, Table
+
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+_counter = itertools.count(1)
+
+
+def make_tournament_game(players: int = 3, bots: int = 0, bot_kind: str = "heuristic", **event_fields):
+    """A running game at one table: `players` students (seats 0..) then `bots` bot seats."""
+    event_fields.setdefault("turn_seconds", 0)
+    event = make_event(status="running", **event_fields)
+    round_ = Round.objects.create(event=event, number=1, seed=1, status=Round.Status.RUNNING,
+                                  started_at=timezone.now())
+    table = Table.objects.create(round=round_, number=1)
+    users = []
+    for i in range(players):
+        n = next(_counter)
+        user = make_user(f"live{n}")
+        player = Player.objects.create(event=event, user=user, display_name=f"Player {n}", status="checked_in")
+        Seat.objects.create(table=table, number=i, player=player)
+        users.append(user)
+    for i in range(players, players + bots):
+        Seat.objects.create(table=table, number=i, bot_kind=bot_kind)
+    from tournament.services.rounds import target_score_for
+
+    game = Game.objects.create(table=table, number=1, target_score=target_score_for(event),
+                               status=Game.Status.RUNNING, started_at=timezone.now())
+    return game, users
+
+
+def session_cookie(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()
+
+
+class Socket:
+    """A websocket at a table that records every frame it receives."""
+
+    def __init__(self, live_id: int, cookie: bytes | None = None) -> None:
+        headers = [ORIGIN] + ([(b"cookie", cookie)] if cookie else [])
+        self.comm = WebsocketCommunicator(application, f"/ws/games/{live_id}/", headers=headers)
+        self.frames: list[dict] = []
+        self.state: dict | None = None
+
+    async def connect(self) -> dict:
+        connected, code = await self.comm.connect()
+        assert connected, f"refused with {code}"
+        first = await self.receive()
+        assert first["type"] == "state", first
+        return first
+
+    async def receive(self, timeout: float = 3) -> dict:
+        raw = await self.comm.receive_from(timeout=timeout)
+        message = json.loads(raw)
+        self.frames.append(message)
+        if message["type"] in ("state", "update"):
+            self.state = message
+        return message
+
+    async def receive_until(self, predicate, timeout: float = 5) -> dict:
+        while True:
+            message = await self.receive(timeout)
+            if predicate(message):
+                return message
+
+    async def send(self, message) -> None:
+        if isinstance(message, str):
+            await self.comm.send_to(text_data=message)
+        else:
+            await self.comm.send_to(text_data=json.dumps(message))
+
+    async def drain(self, wait: float = 0.05) -> list[dict]:
+        """Every frame that arrives within `wait` seconds of the previous one."""
+        got = []
+        while True:
+            try:
+                got.append(await self.receive(timeout=wait))
+            except TimeoutError:
+                return got
+
+    async def close(self) -> None:
+        await self.comm.disconnect()
+
+
+async def login_socket(live_id: int, user) -> Socket:
+    cookie = await database_sync_to_async(session_cookie)(user)
+    return Socket(live_id, cookie)

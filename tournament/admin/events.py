@@ -9,7 +9,7 @@ from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from tournament.admin import event_views
+from tournament.admin import bracket_views, event_views
 from tournament.admin.scoping import EventScopedAdmin
 from tournament.models import Event
 from tournament.services.organizers import ORGANIZER_GROUP
@@ -39,6 +39,7 @@ class EventAdmin(EventScopedAdmin):
                  name="tournament_event_eligibility_upload"),
             path("<int:event_id>/first-round/", wrap(self.first_round_view), name="tournament_event_first_round"),
             path("<int:event_id>/standings.csv", wrap(self.standings_view), name="tournament_event_standings_csv"),
+            *bracket_views.urls(self),
             *super().get_urls(),
         ]
 
@@ -65,6 +66,7 @@ class EventAdmin(EventScopedAdmin):
         links = [
             (reverse("admin:tournament_event_eligibility_upload", args=[event.pk]), "Eligibility list"),
             (reverse("admin:tournament_event_first_round", args=[event.pk]), "First round"),
+            (reverse("admin:tournament_event_plan_next_round", args=[event.pk]), "Plan next round"),
             (reverse("admin:tournament_round_changelist") + f"?event__id__exact={event.pk}", "Rounds"),
             (reverse("admin:tournament_event_standings_csv", args=[event.pk]), "Standings CSV"),
         ]

@@ -525,12 +525,12 @@ class AdvanceResult:
 
 
 def _resolve_stage_tie(state: BracketState, stage: BracketStage, table: TableState, tie: Tie,
-                       created: list[TiebreakDraw]) -> list | None:
+                       created: list[TiebreakDraw] | None) -> list | None:
     key = (stage.number, table.table.number, tie.key)
     draw = state.draws.get(key)
     if draw is not None:
         return list(draw.order)
-    if stage.tie_method == HAND:
+    if stage.tie_method == HAND or created is None:  # read-only callers never draw
         return None
     seed = new_draw_seed()
     draw = TiebreakDraw(round=state.round, stage=stage.number, table_number=table.table.number,
@@ -543,8 +543,9 @@ def _resolve_stage_tie(state: BracketState, stage: BracketStage, table: TableSta
 
 def stage_advancers(state: BracketState, stage_state: StageState,
                     created: list[TiebreakDraw] | None = None) -> list[list[int]] | None:
-    """Who goes on from each table of the stage (marks them on the state); None while incomplete."""
-    created = [] if created is None else created
+    """Who goes on from each table of the stage (marks them on the state); None while incomplete.
+
+    New draws are made (and appended to ``created``) only when ``created`` is given: pages read only."""
     stage = stage_state.stage
     places = 1 if stage.is_final else stage.advance_per_table
     advancers: list[list[int]] = []

@@ -44,11 +44,10 @@ def test_preview_proposes_a_field_and_shows_who_is_in_and_why(client, played):
 def test_bad_numbers_are_explained_and_cannot_be_confirmed(client, played):
     event, organizer = played
     login(client, organizer)
-    data = {"field": 16, "method": "top", "advance": "3", "per_table": 1, "format_first": "standard",
+    data = {"field": 16, "method": "top", "advance": "4", "per_table": 1, "format_first": "standard",
             "format_later": "standard", "tie_method": "draw"}
     page = client.get(plan_url(event), data).content.decode()
-    # 3 of 4 go on (16 → 12 → 9), but stage 3 has tables of 3: the page says what to change.
-    assert "Stage 3 has tables of 3: at most 2 can go on from each (you asked for 3)" in page
+    assert "Stage 1 has tables of 4: at most 3 can go on from each (you asked for 4)" in page
     assert 'disabled' in page.split('name="confirm"')[1].split(">")[0]
     page = client.get(plan_url(event), {**data, "advance": "x"}).content.decode()
     assert "whole numbers separated by commas" in page

@@ -1,0 +1,141 @@
+// The table protocol (docs/protocol.md) on the client side: keeps the last version seen, asks for a
+// full `state` on a gap or after a reconnect, numbers moves with the version they were made on and an
+// id, and tells the page what changed. It knows nothing about the DOM.
+
+let moveCounter = 0;
+
+export function newMoveId() {
+  moveCounter += 1;
+  return `m-${moveCounter}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** An engine action dict made ready to send: without `seat` (the server fills it) and null fields. */
+export function wireAction(action) {
+  const out = {};
+  for (const [key, value] of Object.entries(action)) {
+    if (key !== "seat" && value !== null && value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/** The seat in the current hand: differs from the game seat once a game eliminates players. */
+function handSeatOf(message) {
+  if (message.hand_seat !== undefined) return message.hand_seat;
+  return message.seat ?? null;
+}
+
+/** Server clock minus ours (ms), from the message's `now`, so the countdown is right on a wrong clock. */
+function clockOffset(message) {
+  const now = Date.parse(message.now || "");
+  return Number.isFinite(now) ? now - Date.now() : 0;
+}
+
+export class TableClient {
+  /**
+   * @param {object} hooks
+   *   send(message) -> bool: sends over the socket
+   *   onState(model, {events, full}): the model changed (full: a whole `state` replaced it)
+   *   onError(error): an `error` message for a person
+   *   onBusy(busy): a move is waiting for its answer
+   */
+  constructor({ send, onState = () => {}, onError = () => {}, onBusy = () => {} }) {
+    Object.assign(this, { send, onState, onError, onBusy });
+    this.model = null;
+    this.version = null;
+    this.pending = null; // {id, timer}
+    this.syncRequested = false;
+  }
+
+  connected(reconnected) {
+    // The server sends a `state` on connect; after a reconnect we ask as well, as the protocol says.
+    if (reconnected) this.requestSync();
+  }
+
+  requestSync() {
+    if (this.syncRequested) return;
+    this.syncRequested = true;
+    this.send({ type: "sync" });
+  }
+
+  handle(message) {
+    switch (message.type) {
+      case "state":
+        return this.onFullState(message);
+      case "update":
+        return this.onUpdate(message);
+      case "ack":
+        if (this.pending && message.id === this.pending.id) this.settle();
+        return undefined;
+      case "error":
+        if (!this.pending || !message.id || message.id === this.pending.id) this.settle();
+        if (message.code === "stale") this.syncRequested = true; // a `state` follows
+        return this.onError(message);
+      default:
+        return undefined; // pong and anything newer than this page
+    }
+  }
+
+  onFullState(message) {
+    this.syncRequested = false;
+    this.version = message.version;
+    this.model = {
+      version: message.version,
+      role: message.role,
+      seat: message.seat ?? null, // the game seat
+      handSeat: handSeatOf(message),
+      view: message.view || null,
+      game: message.game || {},
+      deadline: message.deadline || null,
+      clockOffset: clockOffset(message),
+      log: Array.isArray(message.log) ? message.log : [],
+    };
+    this.settle();
+    this.onState(this.model, { events: [], full: true });
+  }
+
+  onUpdate(message) {
+    if (this.version === null || this.model === null) {
+      this.requestSync();
+      return;
+    }
+    if (message.version <= this.version) return; // already seen (e.g. replayed after a reconnect)
+    if (message.version !== this.version + 1) {
+      // A gap: something was missed; the full state says where we are.
+      this.requestSync();
+      return;
+    }
+    this.version = message.version;
+    const events = Array.isArray(message.events) ? message.events : [];
+    Object.assign(this.model, {
+      version: message.version,
+      handSeat: "hand_seat" in message || "seat" in message ? handSeatOf(message) : this.model.handSeat,
+      view: message.view ?? this.model.view,
+      game: message.game ?? this.model.game,
+      deadline: message.deadline ?? null,
+      clockOffset: message.now ? clockOffset(message) : this.model.clockOffset,
+    });
+    this.onState(this.model, { events, full: false });
+  }
+
+  /** Send a move (an engine action dict); false if one is already on its way or the socket is down. */
+  move(action) {
+    if (this.pending || this.version === null) return false;
+    const id = newMoveId();
+    const sent = this.send({ type: "move", version: this.version, id, action: wireAction(action) });
+    if (!sent) {
+      this.onError({ code: "offline", message: "Not connected: reconnecting, try again in a moment." });
+      return false;
+    }
+    // If no answer comes (a dropped socket), free the buttons again after a while.
+    this.pending = { id, timer: setTimeout(() => this.settle(), 8000) };
+    this.onBusy(true);
+    return true;
+  }
+
+  settle() {
+    if (!this.pending) return;
+    clearTimeout(this.pending.timer);
+    this.pending = null;
+    this.onBusy(false);
+  }
+}

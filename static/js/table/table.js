@@ -1,0 +1,218 @@
+// Entry module of the table page (templates/games/table.html): connects the socket, the protocol, the
+// renderer and the turn signal, and turns clicks and key presses into moves.
+
+import { colourChip, describeCard } from "./cards.js";
+import { TableClient } from "./protocol.js";
+import { $, gameOver, gameSeatOf, legalSummary, renderAll, renderCountdown, renderLog } from "./render.js";
+import { TurnSignal } from "./signal.js";
+import { ReconnectingSocket, socketUrl } from "./socket.js";
+import { describeEvent } from "./words.js";
+
+const LOG_LINES = 80;
+const root = $("table");
+const seatNames = JSON.parse($("seat-names").textContent || "[]");
+const page = {
+  model: null,
+  busy: false,
+  log: [],
+  legal: legalSummary(null),
+};
+
+/** The name of a game seat. */
+function whoGame(seat) {
+  if (seat === null || seat === undefined) return "nobody";
+  const seats = (page.model && page.model.game && page.model.game.seats) || [];
+  const fromGame = seats[seat] && seats[seat].name;
+  return fromGame || seatNames[seat] || `Seat ${Number(seat) + 1}`;
+}
+
+/** The name of a seat of the current hand (views and events number seats within the hand). */
+function who(handSeat) {
+  if (handSeat === null || handSeat === undefined) return "nobody";
+  return whoGame(gameSeatOf(page.model && page.model.game, handSeat));
+}
+
+const ctx = {
+  who,
+  whoGame,
+  get busy() { return page.busy; },
+  get seatCount() { return seatNames.length; },
+};
+
+// ---- messages for a person ---------------------------------------------------------------------------
+let messageTimer = null;
+function showMessage(text, kind = "danger") {
+  const box = $("message");
+  box.className = `alert alert-${kind} py-2 mb-2`;
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(messageTimer);
+  messageTimer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+function setStatus(status, detail) {
+  const box = $("conn-status");
+  const words = {
+    connecting: "Connecting…",
+    open: "Live",
+    waiting: `Connection lost — retrying in ${Math.ceil((detail || 0) / 1000)} s`,
+    closed: "Disconnected",
+  };
+  box.textContent = words[status] || status;
+  box.dataset.status = status;
+  if (status !== "open" && page.busy) client.settle();
+}
+
+// ---- log -----------------------------------------------------------------------------------------------
+function logLinesFrom(items) {
+  const out = [];
+  for (const item of items) {
+    if (typeof item === "string") out.push(item);
+    else if (item && typeof item.text === "string") out.push(item.text);
+    else if (item && Array.isArray(item.events)) out.push(...logLinesFrom(item.events)); // a stored move
+    else {
+      const line = describeEvent(item, who, whoGame);
+      if (line) out.push(line);
+    }
+  }
+  return out;
+}
+
+// ---- rendering -----------------------------------------------------------------------------------------
+const signal = new TurnSignal({ baseTitle: root.dataset.title || document.title, toggle: $("sound-toggle") });
+
+function redraw() {
+  if (!page.model) return;
+  const { legal, mine } = renderAll(page.model, ctx);
+  page.legal = legal;
+  signal.update(Boolean(mine) && !gameOver(page.model.game), { gameOver: gameOver(page.model.game) });
+  root.classList.add("ready");
+}
+
+function onState(model, { events, full }) {
+  page.model = model;
+  if (full) {
+    // The server's own recent log; shown newest first like the lines we add.
+    page.log = logLinesFrom(model.log).reverse().slice(0, LOG_LINES);
+  } else {
+    const lines = logLinesFrom(events);
+    page.log = [...lines.reverse(), ...page.log].slice(0, LOG_LINES);
+  }
+  renderLog(page.log);
+  redraw();
+}
+
+const socket = new ReconnectingSocket(socketUrl(root.dataset.wsPath), {
+  onOpen: (reconnected) => client.connected(reconnected),
+  onMessage: (message) => client.handle(message),
+  onStatus: setStatus,
+});
+
+const client = new TableClient({
+  send: (message) => socket.send(message),
+  onState,
+  onError: (error) => {
+    const text = error.message || error.error || "The server refused that.";
+    showMessage(error.code === "stale" ? `${text} The table has been refreshed.` : text,
+      error.code === "stale" ? "warning" : "danger");
+  },
+  onBusy: (busy) => {
+    page.busy = busy;
+    redraw();
+  },
+});
+
+// ---- the colour chooser --------------------------------------------------------------------------------
+function chooseColour(card, options) {
+  const dialog = $("colour-dialog");
+  const list = $("colour-options");
+  $("colour-dialog-title").textContent = `Play ${describeCard(card).name}: choose a colour`;
+  list.replaceChildren(...options.map((option) => {
+    const b = document.createElement("button");
+    b.type = "submit";
+    b.value = option.colour;
+    b.className = `btn colour-button colour-${option.colour}`;
+    b.appendChild(colourChip(option.colour));
+    return b;
+  }));
+  return new Promise((resolve) => {
+    const done = () => {
+      dialog.removeEventListener("close", done);
+      const value = dialog.returnValue;
+      resolve(options.find((o) => o.colour === value) || null);
+    };
+    dialog.returnValue = "";
+    dialog.addEventListener("close", done);
+    dialog.showModal();
+    list.querySelector("button")?.focus();
+  });
+}
+
+async function playCard(code) {
+  const options = page.legal.plays.get(code);
+  if (!options || page.busy) return;
+  if (options.length === 1 && !options[0].colour) {
+    client.move(options[0]);
+    return;
+  }
+  const chosen = await chooseColour(code, options);
+  if (chosen) client.move(chosen);
+}
+
+function act(button) {
+  const action = button.dataset.action;
+  const legal = page.legal;
+  switch (action) {
+    case "play":
+      return playCard(button.dataset.card);
+    case "draw": return legal.draw && client.move(legal.draw);
+    case "pass": return legal.pass && client.move(legal.pass);
+    case "call_uno": return legal.uno && client.move(legal.uno);
+    case "challenge": return legal.challenge && client.move(legal.challenge);
+    case "accept": return legal.accept && client.move(legal.accept);
+    case "catch": {
+      const target = Number(button.dataset.target);
+      const a = legal.catches.find((c) => c.target === target);
+      return a && client.move(a);
+    }
+    case "choose_colour": {
+      const a = legal.colours.find((c) => c.colour === button.dataset.target);
+      return a && client.move(a);
+    }
+    default:
+      return undefined;
+  }
+}
+
+if (root.dataset.role === "player") {
+  root.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-action]");
+    if (!button || button.disabled || !root.contains(button)) return;
+    if (button.getAttribute("aria-disabled") === "true") {
+      if (button.dataset.action === "play") showMessage(`${describeCard(button.dataset.card).name} cannot be played now.`, "secondary");
+      return;
+    }
+    act(button);
+  });
+  // Arrow keys move along the hand; Tab, Enter and Space work as for any button.
+  $("hand").addEventListener("keydown", (event) => {
+    if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
+    const cards = [...$("hand").querySelectorAll(".card")];
+    const i = cards.indexOf(document.activeElement);
+    if (i < 0) return;
+    const next = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: cards.length - 1 }[event.key];
+    if (cards[next]) {
+      cards[next].focus();
+      event.preventDefault();
+    }
+  });
+}
+
+setInterval(() => {
+  if (page.model) renderCountdown(page.model.deadline, Date.now() + (page.model.clockOffset || 0));
+}, 250);
+
+socket.start();
+
+// For tests and the curious: the live model, read only.
+window.ochoTable = { get model() { return page.model; }, get log() { return page.log; } };

@@ -343,3 +343,20 @@ def test_going_out_on_an_identical_two_with_two_players_leaves_the_winner_empty(
     engine.apply(state, Play(0, "2C"))  # identical to the top card, and the last one
     assert state.over and state.winner == 0
     assert state.hands[0] == [], f"the winner holds {state.hand_codes(0)}"
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: with two players an identical 2 (ocho-cards) skips the "
+                   "opponent and so aims its draw at the player who played it: without stacking they draw it "
+                   "themselves, with stacking the total is stacked 'to' them")
+@pytest.mark.parametrize("stacking", ["off", "draw2"])
+def test_an_identical_two_never_hits_its_own_player_with_two_players(stacking):
+    rules = engine.get_preset("ocho-cards").with_overrides(hand_size=3, stacking=stacking)
+    deck = engine.arrange_deck(rules, 2, [["2C", "2C", "5H"], ["3D", "4D", "6D"]], ["5C"], ["9H", "9S", "8H", "8S"])
+    state = engine.new_hand(rules, 2, deck=deck, dealer=1)
+    engine.apply(state, Play(0, "2C"))
+    if stacking != "off":
+        engine.apply(state, Draw(1))
+    assert state.turn == 0 and len(state.hands[1]) == 5
+    events = engine.apply(state, Play(0, "2C"))  # identical to the top card
+    hits = [e.data["seat"] for e in events if e.kind == "drew"] + [e.data["to"] for e in events if e.kind == "stacked"]
+    assert 0 not in hits, f"seat 0's own 2 lands on seat 0: {[e.public() for e in events]}"

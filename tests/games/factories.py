@@ -85,13 +85,12 @@ class Socket:
             await self.comm.send_to(text_data=json.dumps(message))
 
     async def drain(self, wait: float = 0.05) -> list[dict]:
-        """Every frame that arrives within `wait` seconds of the previous one."""
+        """Every frame that arrives within `wait` seconds of the previous one (a timed-out `receive`
+        would cancel the application, so this uses `receive_nothing`)."""
         got = []
-        while True:
-            try:
-                got.append(await self.receive(timeout=wait))
-            except TimeoutError:
-                return got
+        while not await self.comm.receive_nothing(timeout=wait):
+            got.append(await self.receive())
+        return got
 
     async def close(self) -> None:
         await self.comm.disconnect()

@@ -1,0 +1,33 @@
+"""`manage.py run_sweeper`: the live games' turn timers, bot moves and next-hand deals in a process of
+their own (every ASGI worker also sweeps; running both is harmless: each due game is locked and checked
+again before anything is played)."""
+
+import time
+
+from django.core.management.base import BaseCommand
+from django.utils import timezone
+
+from games.services.timers import sweep_interval, sweep_once
+
+
+class Command(BaseCommand):
+    help = "Play timed-out turns, bot moves and next-hand deals of live games, in a loop (or once)."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--once", action="store_true", help="Sweep once and exit.")
+        parser.add_argument("--interval", type=float, default=None,
+                            help="Seconds between sweeps when nothing was due (default: LIVE_SWEEP_INTERVAL).")
+
+    def handle(self, *args, once: bool = False, interval: float | None = None, **options) -> None:
+        pause = sweep_interval() if interval is None else interval
+        if once:
+            changed = sweep_once(timezone.now())
+            self.stdout.write(f"{changed} game(s) changed")
+            return
+        self.stdout.write(f"Sweeping live games every {pause} s; Ctrl+C to stop.")
+        try:
+            while True:
+                changed = sweep_once(timezone.now())
+                time.sleep(0.05 if changed else pause)
+        except KeyboardInterrupt:
+            self.stdout.write("Stopped.")

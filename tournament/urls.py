@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tournament import views
+from tournament.views.bracket import bracket, bracket_fragment
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -9,6 +10,8 @@ urlpatterns = [
     path("events/<slug:slug>/", views.event_detail, name="event_detail"),
     path("events/<slug:slug>/leaderboard/", views.leaderboard, name="leaderboard"),
     path("events/<slug:slug>/rounds/<int:number>/leaderboard/", views.leaderboard, name="round_leaderboard"),
+    path("events/<slug:slug>/rounds/<int:number>/bracket/", bracket, name="bracket"),
+    path("events/<slug:slug>/rounds/<int:number>/bracket/fragment/", bracket_fragment, name="bracket_fragment"),
     path("events/<slug:slug>/tables/<int:table_id>/", views.table_detail, name="table_detail"),
     path("events/<slug:slug>/players/<int:player_id>/", views.player_detail, name="player_detail"),
     path("events/<slug:slug>/register/", views.register, name="register"),

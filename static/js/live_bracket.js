@@ -1,0 +1,73 @@
+// Live bracket: re-fetches the server-rendered bracket fragment when the event's websocket says scores
+// changed (the leaderboard consumer sends a "leaderboard" message then), and polls the fragment every few
+// seconds while no websocket is open (e.g. behind a proxy without websockets). The page works without it.
+
+const container = document.getElementById("bracket");
+const statusLine = document.getElementById("live-status");
+const pollMs = Number(container?.dataset.pollSeconds || 5) * 1000;
+let socketOpen = false;
+let fetching = null;
+let lastHtml = null;
+
+function say(text) {
+  if (statusLine) statusLine.textContent = text;
+}
+
+async function refresh() {
+  if (fetching) return fetching;
+  fetching = (async () => {
+    try {
+      const response = await fetch(container.dataset.fragmentUrl, { headers: { "X-Requested-With": "fetch" } });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const html = await response.text();
+      if (html !== lastHtml) {
+        const x = container.querySelector(".stage-tables")?.scrollLeft;
+        container.innerHTML = html;
+        lastHtml = html;
+        if (x) container.querySelector(".stage-tables").scrollLeft = x;
+      }
+      say(`Updated at ${new Date().toLocaleTimeString()}${socketOpen ? " (live)" : ""}.`);
+    } catch (error) {
+      say(`Could not update the bracket (${error.message}); trying again.`);
+    } finally {
+      fetching = null;
+    }
+  })();
+  return fetching;
+}
+
+function connect(attempt = 0) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  let socket;
+  try {
+    socket = new WebSocket(`${scheme}//${location.host}${container.dataset.liveUrl}`);
+  } catch {
+    return;
+  }
+  socket.addEventListener("open", () => {
+    socketOpen = true;
+    attempt = 0;
+  });
+  socket.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (message.type === "leaderboard") refresh();
+  });
+  socket.addEventListener("close", () => {
+    socketOpen = false;
+    const delay = Math.min(30000, 1000 * 2 ** attempt) * (0.5 + Math.random() / 2);
+    setTimeout(() => connect(attempt + 1), delay);
+  });
+}
+
+if (container) {
+  lastHtml = container.innerHTML;
+  connect();
+  setInterval(() => {
+    if (!socketOpen && document.visibilityState !== "hidden") refresh();
+  }, pollMs);
+}

@@ -1,0 +1,184 @@
+"""A whole tournament game to the target, played by two sockets and two bots: every hand is written to
+Hand/HandScore as the engine scored it, the cumulative totals equal the engine's, the game finishes at
+the target, and no socket ever received a card it should not have seen."""
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from games import engine
+from games.models import LiveGame, LiveMove
+from games.services import timers
+from games.services.lifecycle import create_demo_bot_table, live_game_for
+from games.services.seats import hand_seat_of, turn_game_seat
+from tests.games.factories import Socket, login_socket, make_tournament_game
+from tournament.models import Game, Hand, HandScore
+from tournament.services.rounds import seat_totals
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+PRIVATE_KEYS = {"hand", "cards", "revealed", "partner_hand", "drawn"}
+
+
+def private_codes(obj, out: list[str]) -> list[str]:
+    """Every card code found under a key that carries hidden cards, anywhere in a message."""
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if key in PRIVATE_KEYS:
+                _codes(value, out)
+            private_codes(value, out)
+    elif isinstance(obj, list):
+        for item in obj:
+            private_codes(item, out)
+    return out
+
+
+def _codes(value, out):
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, list):
+        for item in value:
+            _codes(item, out)
+
+
+def known_cards(moves: list[LiveMove], game_seat: int) -> set[str]:
+    """The codes `game_seat` was entitled to see: its own deals and draws, reveals meant for it."""
+    known = set()
+    for move in moves:
+        hand_seat = hand_seat_of(move.hand_seats, game_seat)
+        for event in move.events:
+            private = event["private"]
+            if private is None:
+                continue
+            visible = event["visible_to"]
+            if visible is None or hand_seat in visible:
+                known |= set(private_codes(private, []))
+    return known
+
+
+@database_sync_to_async
+def reload(pk):
+    return LiveGame.objects.select_related("game").get(pk=pk)
+
+
+@database_sync_to_async
+def sweep():
+    return timers.sweep_once(timezone.now())
+
+
+async def catch_up(sockets, version):
+    for s in sockets:
+        if s.state["version"] < version:
+            await s.receive_until(lambda m: m["type"] in ("update", "state") and m["version"] == version)
+
+
+async def test_a_whole_game_with_sockets_and_bots_to_the_target():
+    tgame, users = await database_sync_to_async(make_tournament_game)(2, bots=2, target_score=120)
+    live = await database_sync_to_async(live_game_for)(tgame, seed=2024)
+    players = [await login_socket(live.pk, u) for u in users]
+    watcher = Socket(live.pk)
+    sockets = [*players, watcher]
+    for s in sockets:
+        await s.connect()
+    board = Socket.__new__(Socket)  # the event's live leaderboard hears about every hand
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+    from tests.games.factories import ORIGIN
+
+    slug = await database_sync_to_async(lambda: tgame.table.round.event.slug)()
+    board.comm = WebsocketCommunicator(application, f"/ws/events/{slug}/", headers=[ORIGIN])
+    board.frames, board.state = [], None
+    assert (await board.comm.connect())[0]
+    await board.comm.receive_json_from()
+    steps = 0
+    while True:
+        live = await reload(live.pk)
+        await catch_up(sockets, live.version)
+        if live.status == LiveGame.Status.FINISHED:
+            break
+        game = engine.Game.from_dict(live.state)
+        seat = turn_game_seat(game, live.hand_seats)
+        if seat is None or seat >= 2:  # a bot's turn or the next deal (both immediate in tests)
+            assert await sweep() == 1
+        else:
+            sock = players[seat]
+            action = {k: v for k, v in sock.state["view"]["legal_actions"][0].items() if k != "seat"}
+            await sock.send({"type": "move", "version": live.version, "action": action})
+            assert (await sock.receive_until(lambda m: m["type"] in ("ack", "error")))["type"] == "ack"
+        steps += 1
+        assert steps < 5000
+    game = engine.Game.from_dict(live.state)
+    assert game.over and max(game.totals) >= 120
+    # the tournament game is finished with the engine's winner
+    tgame = await database_sync_to_async(Game.objects.select_related("winner").get)(pk=tgame.pk)
+    assert tgame.status == Game.Status.FINISHED and tgame.finished_at is not None
+    if len(game.winners) == 1:
+        assert tgame.winner.number == game.winners[0]
+    # one Hand per engine hand, HandScores equal to the engine's result, totals derived equal
+    hands = await database_sync_to_async(lambda: list(Hand.objects.filter(game=tgame).order_by("number")))()
+    assert len(hands) == len(game.results) >= 1
+    for hand, result in zip(hands, game.results, strict=True):
+        assert hand.number == result.number + 1 and hand.dealer == result.dealer and hand.source == "live"
+        rows = await database_sync_to_async(lambda h=hand: {
+            s.seat.number: (s.points_left, s.points_won)
+            for s in HandScore.objects.filter(hand=h).select_related("seat")})()
+        assert rows == {n: (result.points_left[n], result.points_won[n]) for n in range(4)}
+    totals = await database_sync_to_async(lambda: seat_totals([tgame.pk])[tgame.pk])()
+    by_number = await database_sync_to_async(lambda: {
+        s.pk: s.number for s in tgame.table.seats.all()})()
+    assert {by_number[k]: v for k, v in totals.items()} == dict(enumerate(game.totals))
+    # every socket saw the end
+    for s in sockets:
+        assert s.state["game"]["status"] == "finished"
+        assert s.state["game"]["winners"] == game.winners
+    # no socket ever received a card it should not have
+    moves = await database_sync_to_async(lambda: list(LiveMove.objects.filter(live_game=live)))()
+    for seat, sock in enumerate(players):
+        allowed = known_cards(moves, seat)
+        seen = set()
+        for frame in sock.frames:
+            seen |= set(private_codes(frame, []))
+        assert seen and seen <= allowed, seen - allowed
+    assert all(private_codes(frame, []) == [] for frame in watcher.frames)
+    # (the check has teeth: one player's frames hold cards the other was never shown)
+    other = set().union(*(private_codes(f, []) for f in players[1].frames))
+    assert not other <= known_cards(moves, 0)
+    # the versions each socket saw have no gap
+    for s in sockets:
+        versions = [f["version"] for f in s.frames if f["type"] in ("update", "state")]
+        assert versions == list(range(versions[0], versions[-1] + 1))
+    # the leaderboard was told after the hands (on commit)
+    boards = []
+    while not await board.comm.receive_nothing(timeout=0.1):
+        boards.append(await board.comm.receive_json_from())
+    assert boards and all(b["type"] == "leaderboard" for b in boards)
+    for s in sockets:
+        await s.close()
+    await board.comm.disconnect()
+
+
+async def test_an_exhibition_of_bots_with_eliminations_plays_to_the_end():
+    """Challenge UNO scoring: players are eliminated, hand seats and game seats part ways."""
+    from tests.tournament.organizer_factories import make_event
+
+    event = await database_sync_to_async(make_event)(
+        rules_overrides={"scoring": "elimination"}, target_score=60, min_table_size=2, max_table_size=5)
+    live = await database_sync_to_async(create_demo_bot_table)(event, seats=4, seed=9)
+    watcher = Socket(live.pk)
+    await watcher.connect()
+    eliminated_seen = False
+    for _ in range(20000):
+        if not await sweep():
+            live = await reload(live.pk)
+            assert live.status == LiveGame.Status.FINISHED
+            break
+        live = await reload(live.pk)
+        if len(live.hand_seats) < 4 and live.hand_seats:
+            eliminated_seen = True
+    game = engine.Game.from_dict(live.state)
+    assert game.over and len(game.winners) == 1 and eliminated_seen
+    await catch_up([watcher], live.version)
+    assert watcher.state["game"]["winners"] == game.winners
+    assert all(private_codes(frame, []) == [] for frame in watcher.frames)
+    await watcher.close()

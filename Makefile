@@ -27,5 +27,8 @@ test: install
 lint: install
 	$(BIN)/ruff check .
 
+bench-engine: install
+	$(BIN)/python bench/engine.py
+
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -97,14 +97,15 @@ def parse_message(text_data: str | None, bytes_data: bytes | None) -> dict:
 
 
 @database_sync_to_async
-def _access(live_id: int, user) -> tuple[int | None, snapshots.Snapshot | None]:
-    """(close code or None, snapshot): practice games are their owner's only; the rest are public."""
+def _open(live_id: int, user) -> tuple[int | None, dict | None]:
+    """(close code, None) or (None, the first `state`): practice games are their owner's only; tournament
+    and exhibition tables anyone may watch."""
     snap = snapshots.load_snapshot(live_id)
     if snap is None:
         return CLOSE_NOT_FOUND, None
     if snap.kind == "practice" and not (user is not None and user.is_authenticated and user.pk == snap.owner_id):
         return CLOSE_FORBIDDEN, None
-    return None, snap
+    return None, snapshots.state_message(snap, snap.seat_of(user), snapshots.recent_moves(live_id, snap.version))
 
 
 @database_sync_to_async
@@ -153,14 +154,19 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.live_id = int(self.scope["url_route"]["kwargs"]["live_game_id"])
         self.user = self.scope.get("user")
         self.recent: list[float] = []
-        code, snap = await _access(self.live_id, self.user)
-        if code is not None:
-            await self.close(code=code)
-            return
+        # Join the group before reading the state, so no change falls between the two: a change the
+        # state already holds is skipped by its version, a later one arrives as an update.
         self.group = table_group_name(self.live_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        code, state = await _open(self.live_id, self.user)
+        if code is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+            await self.close(code=code)
+            return
         await self.accept()
-        await self.send_state()
+        self.sent_version = state["version"]
+        await self.send_message(state)
         from games.services.timers import ensure_sweeper
 
         ensure_sweeper()

@@ -124,20 +124,17 @@ def forget_all() -> None:
 # ---- loading -----------------------------------------------------------------------------------------
 
 def load_snapshot(live_id: int) -> Snapshot | None:
-    """The game as it is now (one query, two for a tournament game's seats unless cached)."""
+    """The game as it is now, with its seat holders read afresh (an organizer may have replaced a player
+    without the version changing): one query, two for a tournament game. The parsed engine state is
+    reused from the cache when this version was seen."""
     live = LiveGame.objects.select_related("game", "owner").filter(pk=live_id).first()
     if live is None:
         return None
     cached = _snapshots.get((live_id, live.version))
-    if cached is not None and cached.paused == _is_paused(live):
-        return cached
-    snap = snapshot_of(live, engine.Game.from_dict(live.state), seat_holders(live))
+    game = cached.game if cached is not None else engine.Game.from_dict(live.state)
+    snap = snapshot_of(live, game, seat_holders(live))
     _snapshots.put((live_id, snap.version), snap)
     return snap
-
-
-def _is_paused(live: LiveGame) -> bool:
-    return bool(live.kind == LiveGame.Kind.TOURNAMENT and live.game_id and live.game.status == "paused")
 
 
 def load_moves(live_id: int, after: int, upto: int) -> list[StoredMove]:

@@ -1,0 +1,95 @@
+"""Roles are re-checked on every message and change: an organizer replacing a player mid-connection
+turns the old socket into a spectator's; a paused game refuses moves and is not swept. And the cost
+of a broadcast: a consumer catches up with at most a few queries, none when this process has it."""
+
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from games.models import LiveGame
+from games.services import snapshots, timers
+from tests.games.factories import login_socket
+from tests.games.test_table_play import setup_table, without_seat
+from tournament.models import Game, Player, Seat
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+@database_sync_to_async
+def replace_player(game, seat_number):
+    from tests.tournament.organizer_factories import make_user
+
+    user = make_user("substitute")
+    event = game.table.round.event
+    player = Player.objects.create(event=event, user=user, display_name="Substitute", status="checked_in")
+    Seat.objects.filter(table=game.table, number=seat_number).update(player=player)
+    return user
+
+
+async def test_a_replaced_player_becomes_a_spectator_on_the_same_socket():
+    game, live, users, sockets, states = await setup_table()
+    turn = states[0]["view"]["turn"]
+    old = sockets[turn]
+    action = without_seat(old.state["view"]["legal_actions"][0])
+    substitute = await replace_player(game, turn)
+    await old.send({"type": "move", "version": 1, "action": action})
+    error = await old.receive()
+    assert error["code"] == "forbidden" and error["message"].startswith("spectators cannot act")
+    new = await login_socket(live.pk, substitute)
+    state = await new.connect()
+    assert state["role"] == "player" and state["seat"] == turn and state["view"]["hand"]
+    await new.send({"type": "move", "version": 1, "action": action, "id": "sub-1"})
+    assert (await new.receive())["type"] == "ack"
+    update = await old.receive_until(lambda m: m["type"] == "update")
+    assert update["role"] == "spectator" and update["seat"] is None and "hand" not in update["view"]
+    assert update["game"]["seats"][turn]["name"] == "Substitute"
+    for s in [*sockets, new]:
+        await s.close()
+
+
+async def test_a_paused_game_refuses_moves_and_is_not_swept():
+    game, live, users, sockets, states = await setup_table(turn_seconds=30)
+    await database_sync_to_async(Game.objects.filter(pk=game.pk).update)(status=Game.Status.PAUSED)
+    await database_sync_to_async(LiveGame.objects.filter(pk=live.pk).update)(
+        deadline=timezone.now() - timedelta(seconds=5))
+    turn = states[0]["view"]["turn"]
+    sock = sockets[turn]
+    await sock.send({"type": "move", "version": 1, "action": without_seat(sock.state["view"]["legal_actions"][0])})
+    error = await sock.receive()
+    assert error["code"] == "paused"
+    assert await database_sync_to_async(timers.sweep_once)(timezone.now()) == 0
+    await sock.send({"type": "sync"})
+    state = await sock.receive()
+    assert state["game"]["status"] == "paused"
+    await database_sync_to_async(Game.objects.filter(pk=game.pk).update)(status=Game.Status.RUNNING)
+    assert await database_sync_to_async(timers.sweep_once)(timezone.now()) == 1
+    for s in sockets:
+        await s.close()
+
+
+def test_catching_up_costs_few_queries(django_assert_max_num_queries, django_assert_num_queries):
+    from games.services.lifecycle import live_game_for
+    from games.services.moves import submit_move
+    from tests.games.factories import make_tournament_game
+
+    tgame, users = make_tournament_game(3)
+    live = live_game_for(tgame, seed=11)
+    from games import engine
+
+    for version in range(1, 4):
+        state = engine.Game.from_dict(LiveGame.objects.get(pk=live.pk).state)
+        action = engine.legal_actions(state.hand, state.hand.turn)[0].to_dict()
+        submit_move(live.pk, users[live.hand_seats[state.hand.turn]], version, {"type": action["type"],
+                    **{k: v for k, v in action.items() if k not in ("type", "seat")}})
+    # another process (cold cache): the game and its seats, then the missing moves
+    snapshots.forget_all()
+    with django_assert_max_num_queries(3):
+        snap, moves = snapshots.changes_since(live.pk, 1, 4)
+    assert snap.version == 4 and [m.version for m in moves] == [2, 3, 4]
+    # the same process again (warm cache): nothing to load
+    with django_assert_num_queries(0):
+        snap, moves = snapshots.changes_since(live.pk, 1, 4)
+        messages = snapshots.update_messages(snap, 0, moves)
+    assert [m["version"] for m in messages] == [2, 3, 4]

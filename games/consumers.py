@@ -12,7 +12,7 @@ import time
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
-from games.services import snapshots
+from games.services import presence, snapshots
 from games.services.broadcast import table_group_name
 
 MAX_MESSAGE_BYTES = 4096
@@ -105,7 +105,9 @@ def _open(live_id: int, user) -> tuple[int | None, dict | None]:
         return CLOSE_NOT_FOUND, None
     if snap.kind == "practice" and not (user is not None and user.is_authenticated and user.pk == snap.owner_id):
         return CLOSE_FORBIDDEN, None
-    return None, snapshots.state_message(snap, snap.seat_of(user), snapshots.recent_moves(live_id, snap.version))
+    state = snapshots.state_message(snap, snap.seat_of(user), snapshots.recent_moves(live_id, snap.version))
+    state["connected"] = presence.connected_seats(live_id)
+    return None, state
 
 
 @database_sync_to_async
@@ -113,7 +115,9 @@ def _state(live_id: int, user) -> dict | None:
     snap = snapshots.load_snapshot(live_id)
     if snap is None:
         return None
-    return snapshots.state_message(snap, snap.seat_of(user), snapshots.recent_moves(live_id, snap.version))
+    state = snapshots.state_message(snap, snap.seat_of(user), snapshots.recent_moves(live_id, snap.version))
+    state["connected"] = presence.connected_seats(live_id)
+    return state
 
 
 @database_sync_to_async
@@ -135,6 +139,10 @@ def _move(live_id: int, user, version: int, action: dict, move_id: str):
     return submit_move(live_id, user, version, action, move_id)
 
 
+_opened = database_sync_to_async(presence.socket_opened)
+_closed = database_sync_to_async(presence.socket_closed)
+
+
 @database_sync_to_async
 def _returned(live_id: int, user) -> bool:
     from games.services.moves import player_returned
@@ -149,6 +157,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     live_id: int = 0
     group: str | None = None
     sent_version: int = 0  # the newest version this socket has been sent
+    connected: list[int] = []  # seats with a player's socket open, as last heard
 
     async def connect(self) -> None:
         self.live_id = int(self.scope["url_route"]["kwargs"]["live_game_id"])
@@ -166,7 +175,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         await self.accept()
         self.sent_version = state["version"]
+        self.connected = state.pop("connected")
         await self.send_message(state)
+        if state["seat"] is not None:
+            await self.announce_presence(await _opened(self.live_id, state["seat"], self.channel_name))
         from games.services.timers import ensure_sweeper
 
         ensure_sweeper()
@@ -174,8 +186,24 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            was_player, connected = await _closed(self.live_id, self.channel_name)
+            if was_player:
+                await self.announce_presence(connected)
+
+    async def announce_presence(self, connected: list[int]) -> None:
+        """Tell the table which seats have a player's socket open (public: no card in it)."""
+        await self.channel_layer.group_send(table_group_name(self.live_id),
+                                            {"type": "presence.changed", "connected": connected})
+
+    async def presence_changed(self, message: dict) -> None:
+        self.connected = list(message.get("connected", []))
+        await self.send_message({"type": "presence", "connected": self.connected})
 
     async def send_message(self, message: dict) -> None:
+        game = message.get("game")
+        if game is not None:  # the presence this socket last heard of, on every seat
+            for seat in game["seats"]:
+                seat["connected"] = seat["seat"] in self.connected
         await self.send(text_data=json.dumps(message, separators=(",", ":")))
 
     async def send_error(self, code: str, message: str, move_id: str | None = None, version=None) -> None:
@@ -193,6 +221,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.sent_version = max(self.sent_version, state["version"])
+        self.connected = state.pop("connected")
         await self.send_message(state)
 
     def _rate_limited(self) -> bool:

@@ -124,3 +124,21 @@ class LiveMove(models.Model):
 
     def __str__(self) -> str:
         return f"{self.live_game} v{self.version} ({self.actor})"
+
+
+class LiveConnection(models.Model):
+    """An open player socket at a table (spectators are not recorded): tells the table who is there.
+
+    Rows are removed when the socket closes; a worker that dies leaves its rows until the player
+    reconnects and leaves again, so "connected" is a hint for the table, never a rule of play."""
+
+    live_game = models.ForeignKey(LiveGame, on_delete=models.CASCADE, related_name="connections")
+    seat = models.PositiveSmallIntegerField()
+    channel_name = models.CharField(max_length=200, unique=True)
+    connected_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["live_game", "seat"], name="live_connection_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.live_game} seat {self.seat}"

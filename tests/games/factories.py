@@ -64,13 +64,16 @@ class Socket:
         assert first["type"] == "state", first
         return first
 
-    async def receive(self, timeout: float = 3) -> dict:
-        raw = await self.comm.receive_from(timeout=timeout)
-        message = json.loads(raw)
-        self.frames.append(message)
-        if message["type"] in ("state", "update"):
-            self.state = message
-        return message
+    async def receive(self, timeout: float = 3, presence: bool = False) -> dict:
+        """The next frame (`presence` frames are recorded but skipped unless asked for)."""
+        while True:
+            raw = await self.comm.receive_from(timeout=timeout)
+            message = json.loads(raw)
+            self.frames.append(message)
+            if message["type"] in ("state", "update"):
+                self.state = message
+            if message["type"] != "presence" or presence:
+                return message
 
     async def receive_until(self, predicate, timeout: float = 5) -> dict:
         while True:
@@ -89,8 +92,8 @@ class Socket:
         would cancel the application, so this uses `receive_nothing`)."""
         got = []
         while not await self.comm.receive_nothing(timeout=wait):
-            got.append(await self.receive())
-        return got
+            got.append(await self.receive(presence=True))
+        return [m for m in got if m["type"] != "presence"]
 
     async def close(self) -> None:
         await self.comm.disconnect()

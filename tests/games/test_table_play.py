@@ -89,3 +89,30 @@ async def test_spectators_see_the_table_without_any_hand():
     assert refreshed.version == 2
     for s in [*sockets, watcher]:
         await s.close()
+
+
+async def test_the_table_hears_who_is_connected():
+    game, live, users, sockets, states = await setup_table()
+    turn = states[0]["view"]["turn"]
+    leaving = next(s for s in sockets if s.state["hand_seat"] != turn)
+    staying = [s for s in sockets if s is not leaving]
+    mover = next(s for s in staying if s.state["hand_seat"] == turn)
+    first = sockets[0]
+    # the first socket heard the two others arrive
+    while not await first.comm.receive_nothing(timeout=0.1):
+        await first.receive(presence=True)
+    presence = [f for f in first.frames if f["type"] == "presence"]
+    assert presence[-1] == {"type": "presence", "connected": [0, 1, 2]}
+    watcher = Socket(live.pk)
+    state = await watcher.connect()
+    assert [s["connected"] for s in state["game"]["seats"]] == [True, True, True]
+    await leaving.close()
+    message = await watcher.receive(presence=True)
+    expected = [seat for seat in (0, 1, 2) if seat != leaving.state["seat"]]
+    assert message == {"type": "presence", "connected": expected}
+    # later updates carry the presence each socket last heard of
+    await mover.send({"type": "move", "version": 1, "action": without_seat(mover.state["view"]["legal_actions"][0])})
+    update = await watcher.receive_until(lambda m: m["type"] == "update")
+    assert [s["connected"] for s in update["game"]["seats"]] == [seat in expected for seat in (0, 1, 2)]
+    for s in [*staying, watcher]:
+        await s.close()

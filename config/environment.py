@@ -2,6 +2,7 @@
 
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -56,6 +57,9 @@ def database_from_env(sqlite_path: Path, environ=os.environ) -> dict:
             "NAME": sqlite_path,
             # Several async consumers write at once: wait for the lock instead of failing.
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            # Tests get a file, not SQLite's in-memory database, so that a live ASGI server process
+            # (tests/live_asgi.py) can share it; one file per test run, removed when the run ends.
+            "TEST": {"NAME": str(Path(tempfile.gettempdir()) / f"ocho-test-{os.getpid()}.sqlite3")},
         }
     # Persistent connections are opt-in (CONN_MAX_AGE seconds): consumers run ORM calls in worker
     # threads, and a connection kept open there outlives the call that opened it.

@@ -1,0 +1,169 @@
+"""A live ASGI server (Daphne, websockets included) for browser tests, sharing the test database.
+
+pytest-django's ``live_server`` is WSGI only: no websockets. This starts the real ``config.asgi``
+application with Daphne in a separate process, as in production, pointed at the test database that
+pytest-django created (PostgreSQL: the same server; SQLite: the test database is a file, see
+``config/environment.py``), with the same ``REDIS_URL`` channel layer if one is set. Settings the
+test needs on the server side (bot think time, the pause between hands...) are passed to the process
+and applied before Django starts there.
+
+Run as ``python -m tests.live_asgi --port N --db-name NAME --settings JSON`` by ``LiveASGIServer``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STARTUP_SECONDS = 20
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+class LiveASGIServer:
+    """Start with ``start()``, stop with ``stop()``; ``url`` is ``http://127.0.0.1:PORT``."""
+
+    host = "127.0.0.1"
+
+    def __init__(self, db_name: str, settings: dict | None = None) -> None:
+        self.db_name = db_name
+        self.settings = settings or {}
+        self.port = free_port(self.host)
+        self.process: subprocess.Popen | None = None
+        self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"live-asgi-{os.getpid()}-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def start(self) -> LiveASGIServer:
+        env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", PYTHONUNBUFFERED="1")
+        env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the server runs like a real one
+        command = [sys.executable, "-m", "tests.live_asgi", "--port", str(self.port), "--db-name", self.db_name,
+                   "--settings", json.dumps(self.settings)]
+        self.log = self.log_path.open("w")
+        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the live ASGI server stopped at start:\n{self.output()}")
+            try:
+                with socket.create_connection((self.host, self.port), timeout=0.5):
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the live ASGI server did not listen within {STARTUP_SECONDS} s:\n{self.output()}")
+
+    def output(self) -> str:
+        try:
+            return self.log_path.read_text()
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+        self.process = None
+        self.log.close()
+        self.log_path.unlink(missing_ok=True)
+
+
+def serve(port: int, db_name: str, overrides: dict) -> None:
+    """Inside the server process: configure Django for the test database, then run Daphne."""
+    from django.conf import settings
+
+    settings.DATABASES["default"]["NAME"] = db_name
+    for key, value in overrides.items():
+        setattr(settings, key, tuple(value) if isinstance(value, list) else value)
+    if "127.0.0.1" not in settings.ALLOWED_HOSTS:
+        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "127.0.0.1"]
+
+    import django
+
+    django.setup()
+    from daphne.server import Server
+
+    from config.asgi import application
+
+    Server(application=application, endpoints=[f"tcp:port={port}:interface=127.0.0.1"],
+           signal_handlers=True, verbosity=0).run()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--db-name", required=True)
+    parser.add_argument("--settings", default="{}")
+    args = parser.parse_args(argv)
+    serve(args.port, args.db_name, json.loads(args.settings))
+
+
+if __name__ == "__main__":
+    main()
+
+
+# ---- pytest fixtures (registered in tests/games/conftest.py) -----------------------------------------
+
+try:
+    import pytest
+except ImportError:  # the server process does not need pytest
+    pytest = None
+
+if pytest is not None:
+
+    @pytest.fixture
+    def live_asgi_settings() -> dict:
+        """Settings for the server process; override this fixture (or change the dict) in a test."""
+        return {
+            "LIVE_BOT_THINK_SECONDS": [0.05, 0.15],
+            "LIVE_NEXT_HAND_SECONDS": 30,
+            "LIVE_SWEEP_INTERVAL": 0.05,
+        }
+
+    @pytest.fixture(scope="session")
+    def live_asgi_database_cleanup(django_db_setup, django_db_blocker):
+        """At the end of the run, before the test database is dropped, end the sessions browser tests
+        left open: the flush after a test that ran Playwright (which keeps an event loop and greenlets
+        in this thread) leaves a connection in a context pytest-django's teardown does not reach."""
+        yield
+        from django.db import connection, connections
+
+        with django_db_blocker.unblock():
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                   "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+            connections.close_all()
+
+    @pytest.fixture
+    def live_asgi(live_asgi_database_cleanup, transactional_db, live_asgi_settings):
+        """A Daphne process serving config.asgi on the test database; stopped before the database is
+        flushed. Data the test creates must be committed (``django_db(transaction=True)``)."""
+        from django.db import connection
+
+        name = connection.settings_dict["NAME"]
+        if connection.vendor == "sqlite" and connection.is_in_memory_db():
+            pytest.fail("the live ASGI server needs a file-based SQLite test database (config/environment.py)")
+        server = LiveASGIServer(str(name), live_asgi_settings).start()
+        try:
+            yield server
+        finally:
+            server.stop()

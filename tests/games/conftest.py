@@ -1,6 +1,7 @@
 import pytest
 
 from games.services import snapshots
+from tests.live_asgi import live_asgi, live_asgi_database_cleanup, live_asgi_settings  # noqa: F401 (fixtures)
 
 
 @pytest.fixture(autouse=True)

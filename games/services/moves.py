@@ -10,7 +10,6 @@ or the same action sent again for a version that has moved on, is answered `alre
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -212,6 +211,12 @@ def store_notice(live: LiveGame, game: engine.Game, holders: list[SeatHolder], k
 
 def player_returned(live_game_id: int, user) -> bool:
     """A player who syncs is back: a bot that had taken over the seat stops (a new version says so)."""
+    live = LiveGame.objects.select_related("game", "owner").filter(pk=live_game_id).first()
+    if live is None or live.status != LiveGame.Status.RUNNING:
+        return False
+    seat = seat_of_user(seat_holders(live), user)
+    if seat is None or not (_flag(live.bot_takeover, seat) or _flag(live.missed_turns, seat)):
+        return False  # nothing to change: no write lock taken
     with transaction.atomic():
         live = lock_live_game(live_game_id)
         if live is None or live.status != LiveGame.Status.RUNNING:
@@ -237,10 +242,5 @@ def player_returned(live_game_id: int, user) -> bool:
         return True
 
 
-def run_locked(live_game_id: int, work: Callable[[LiveGame], Any], *, skip_locked: bool = False) -> Any:
-    """Run `work(live)` on the locked row inside a transaction (None if the row is missing or busy)."""
-    with transaction.atomic():
-        live = lock_live_game(live_game_id, skip_locked=skip_locked)
-        if live is None:
-            return None
-        return work(live)
+def _flag(values: list, seat: int):
+    return values[seat] if seat < len(values) else 0

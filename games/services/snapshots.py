@@ -34,6 +34,7 @@ class Snapshot:
     kind: str
     status: str
     paused: bool
+    closed: bool  # the tournament game was finished by an organizer (the live game stops)
     title: str
     game: engine.Game
     hand_seats: list[int]
@@ -60,14 +61,16 @@ class StoredMove:
 
 
 def snapshot_of(live: LiveGame, game: engine.Game, holders: list[SeatHolder]) -> Snapshot:
-    paused = False
+    paused = closed = False
     if live.kind == LiveGame.Kind.TOURNAMENT and live.game_id:
         from tournament.models import Game
 
-        paused = live.game.status == Game.Status.PAUSED
+        paused = live.game.status in (Game.Status.PAUSED, Game.Status.PENDING)
+        closed = live.game.status == Game.Status.FINISHED
     n = live.seat_count
     return Snapshot(
-        live.pk, live.version, live.kind, live.status, paused, live.title, game, list(live.hand_seats), holders,
+        live.pk, live.version, live.kind, live.status, paused, closed, live.title, game, list(live.hand_seats),
+        holders,
         live.deadline, live.next_hand_at, live.turn_seconds,
         list(live.missed_turns) + [0] * (n - len(live.missed_turns)),
         list(live.bot_takeover) + [False] * (n - len(live.bot_takeover)), live.owner_id,
@@ -200,7 +203,7 @@ def game_info(snap: Snapshot) -> dict[str, Any]:
     game = snap.game
     rules = game.rules
     playing = game.hand is not None and not game.hand.over
-    status = snap.status
+    status = LiveGame.Status.FINISHED if snap.closed else snap.status
     if status == LiveGame.Status.RUNNING:
         status = "paused" if snap.paused else ("playing" if playing else "between_hands")
     seats = []

@@ -93,3 +93,31 @@ def test_catching_up_costs_few_queries(django_assert_max_num_queries, django_ass
         snap, moves = snapshots.changes_since(live.pk, 1, 4)
         messages = snapshots.update_messages(snap, 0, moves)
     assert [m["version"] for m in messages] == [2, 3, 4]
+
+
+async def test_a_game_finished_by_the_organizer_stops_the_table():
+    game, live, users, sockets, states = await setup_table()
+    await database_sync_to_async(Game.objects.filter(pk=game.pk).update)(status=Game.Status.FINISHED)
+    turn = states[0]["view"]["turn"]
+    sock = sockets[turn]
+    await sock.send({"type": "move", "version": 1, "action": without_seat(sock.state["view"]["legal_actions"][0])})
+    error = await sock.receive()
+    assert error["code"] == "game_over" and error["message"] == "the organizer finished this game"
+    await sock.send({"type": "sync"})
+    assert (await sock.receive())["game"]["status"] == "finished"
+    for s in sockets:
+        await s.close()
+
+
+def test_run_sweeper_once():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from games.services.lifecycle import create_demo_bot_table
+
+    live = create_demo_bot_table(seats=3, seed=2)
+    out = StringIO()
+    call_command("run_sweeper", "--once", stdout=out)
+    assert out.getvalue().strip() == "1 game(s) changed"
+    assert LiveGame.objects.get(pk=live.pk).version > 1

@@ -58,3 +58,6 @@ def finish_tournament_game(live: LiveGame, game: engine.Game, now: datetime) -> 
                  changes={"status": [before, tgame.status], "winner_seats": winners,
                           "totals": list(game.totals)})
     finish_round_if_done(round_)
+    from tournament.services.brackets import on_game_finished
+
+    on_game_finished(tgame)  # a bracket advances (nothing happens outside bracket rounds)

@@ -52,7 +52,7 @@ def live_game_for(tgame, seed: int | None = None) -> LiveGame:
 
     tgame = Game.objects.select_related("table__round__event").get(pk=tgame.pk)
     event = tgame.table.round.event
-    rules = rules_for_event(event)
+    rules = _rules_for_table(tgame.table) or rules_for_event(event)
     if tgame.target_score and tgame.target_score != rules.target:
         rules = rules.with_overrides(target=tgame.target_score)
     seats = Seat.objects.filter(table_id=tgame.table_id).count()
@@ -72,8 +72,23 @@ def live_game_for(tgame, seed: int | None = None) -> LiveGame:
         return found
 
 
+def _rules_for_table(table):
+    """A bracket stage's format (Challenge UNO, partners) changes the event's rules at its tables."""
+    from tournament.models import Round
+
+    round_ = table.round
+    if round_.kind != Round.Kind.BRACKET:
+        return None
+    from tournament.models.brackets import BracketStage
+    from tournament.services.brackets import rules_for_format
+
+    stage = BracketStage.objects.filter(round=round_, number=table.stage).first()
+    return None if stage is None else rules_for_format(round_.event, stage.game_format)
+
+
 def start_live_games(round_) -> list[LiveGame]:
-    """Live games for every running game of a round (call after `start_round`; safe to call again)."""
+    """Live games for every running game of a round (call after `start_round`, and after a bracket's
+    `start_stage`; safe to call again: games that have one keep it)."""
     from tournament.models import Game
 
     games = Game.objects.filter(table__round=round_, status=Game.Status.RUNNING).order_by("table__number", "number")

@@ -84,3 +84,17 @@ def test_a_demo_table_of_bots():
     live = create_demo_bot_table(seats=4, seed=1)
     assert live.kind == "exhibition" and live.bot_kinds == ["heuristic"] * 4 and live.version == 1
     assert live.deadline is not None  # the first bot is due after its think time
+
+
+def test_a_bracket_stage_format_sets_the_live_rules():
+    from tournament.models import Round
+    from tournament.models.brackets import BracketStage
+
+    game, users = make_tournament_game(4)
+    round_ = game.table.round
+    Round.objects.filter(pk=round_.pk).update(kind=Round.Kind.BRACKET)
+    BracketStage.objects.create(round=round_, number=1, planned_field=4, planned_tables=1, advance_per_table=1,
+                                is_final=True, game_format="challenge")
+    game.refresh_from_db()
+    live = live_game_for(game, seed=3)
+    assert engine.Game.from_dict(live.state).rules.scoring == "elimination"

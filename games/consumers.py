@@ -11,13 +11,14 @@ import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+from django.conf import settings
 
 from games.services import presence, snapshots
 from games.services.broadcast import table_group_name
 
 MAX_MESSAGE_BYTES = 4096
 MAX_MOVE_ID = 64
-RATE_LIMIT = (30, 5.0)  # at most 30 messages per 5 seconds
+RATE_LIMIT = (30, 5.0)  # at most 30 messages per 5 seconds (setting LIVE_SOCKET_RATE_LIMIT)
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
@@ -225,7 +226,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send_message(state)
 
     def _rate_limited(self) -> bool:
-        limit, window = RATE_LIMIT
+        limit, window = getattr(settings, "LIVE_SOCKET_RATE_LIMIT", RATE_LIMIT)
         now = time.monotonic()
         self.recent = [t for t in self.recent if now - t < window]
         self.recent.append(now)

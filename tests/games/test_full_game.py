@@ -72,8 +72,10 @@ async def catch_up(sockets, version):
             await s.receive_until(lambda m: m["type"] in ("update", "state") and m["version"] == version)
 
 
-async def test_a_whole_game_with_sockets_and_bots_to_the_target():
-    tgame, users = await database_sync_to_async(make_tournament_game)(2, bots=2, target_score=120)
+@pytest.mark.parametrize(("preset", "target"), [("uno-official", 120), ("ocho-plato", 300)])
+async def test_a_whole_game_with_sockets_and_bots_to_the_target(preset, target):
+    tgame, users = await database_sync_to_async(make_tournament_game)(2, bots=2, target_score=target,
+                                                                      rules_preset=preset)
     live = await database_sync_to_async(live_game_for)(tgame, seed=2024)
     players = [await login_socket(live.pk, u) for u in users]
     watcher = Socket(live.pk)
@@ -105,11 +107,12 @@ async def test_a_whole_game_with_sockets_and_bots_to_the_target():
             sock = players[seat]
             action = {k: v for k, v in sock.state["view"]["legal_actions"][0].items() if k != "seat"}
             await sock.send({"type": "move", "version": live.version, "action": action})
-            assert (await sock.receive_until(lambda m: m["type"] in ("ack", "error")))["type"] == "ack"
+            reply = await sock.receive_until(lambda m: m["type"] in ("ack", "error"))
+            assert reply["type"] == "ack", (reply, action, sock.state["view"])
         steps += 1
         assert steps < 5000
     game = engine.Game.from_dict(live.state)
-    assert game.over and max(game.totals) >= 120
+    assert game.over and max(game.totals) >= target
     # the tournament game is finished with the engine's winner
     tgame = await database_sync_to_async(Game.objects.select_related("winner").get)(pk=tgame.pk)
     assert tgame.status == Game.Status.FINISHED and tgame.finished_at is not None
@@ -144,6 +147,11 @@ async def test_a_whole_game_with_sockets_and_bots_to_the_target():
     # (the check has teeth: one player's frames hold cards the other was never shown)
     other = set().union(*(private_codes(f, []) for f in players[1].frames))
     assert not other <= known_cards(moves, 0)
+    kinds = {e["kind"] for m in moves for e in m.events}
+    if preset == "ocho-plato":
+        assert "xray" in kinds  # X-Ray reveals went to the player of the X-Ray only
+    else:
+        assert "challenged" in kinds or "uno" in kinds
     # the versions each socket saw have no gap
     for s in sockets:
         versions = [f["version"] for f in s.frames if f["type"] in ("update", "state")]

@@ -197,3 +197,16 @@ async def test_unknown_and_private_games_refuse_the_socket(django_user_model):
     state = await mine.connect()
     assert state["role"] == "player" and state["seat"] == 0 and len(state["view"]["hand"]) == 7
     await mine.close()
+
+
+async def test_too_many_messages_are_refused(live_settings):
+    live_settings.LIVE_SOCKET_RATE_LIMIT = (5, 60.0)
+    game, live, users, sockets, states = await setup_table()
+    for n in range(5):
+        await sockets[0].send({"type": "ping", "echo": n})
+        assert (await sockets[0].receive())["type"] == "pong"
+    await sockets[0].send({"type": "ping"})
+    error = await sockets[0].receive()
+    assert error == {"type": "error", "code": "rate_limited", "message": "too many messages; slow down"}
+    for s in sockets:
+        await s.close()

@@ -121,3 +121,31 @@ def test_run_sweeper_once():
     call_command("run_sweeper", "--once", stdout=out)
     assert out.getvalue().strip() == "1 game(s) changed"
     assert LiveGame.objects.get(pk=live.pk).version > 1
+
+
+def test_a_move_costs_a_fixed_number_of_queries(django_assert_max_num_queries):
+    from games import engine
+    from games.services.lifecycle import live_game_for
+    from games.services.moves import submit_move
+    from tests.games.factories import make_tournament_game
+
+    tgame, users = make_tournament_game(4)
+    live = live_game_for(tgame, seed=11)
+    state = engine.Game.from_dict(live.state)
+    action = engine.legal_actions(state.hand, state.hand.turn)[0].to_dict()
+    del action["seat"]
+    # BEGIN, lock the game, its seats, the move id check, the move row, the game row, COMMIT
+    with django_assert_max_num_queries(7):
+        done = submit_move(live.pk, users[live.hand_seats[state.hand.turn]], 1, action, "q-1")
+    assert done.version == 2
+
+
+def test_a_consumer_far_behind_gets_a_full_state():
+    from games.services.lifecycle import create_demo_bot_table
+
+    live = create_demo_bot_table(seats=4, seed=8)
+    for _ in range(snapshots.MAX_CATCH_UP + 5):
+        assert timers.sweep_once(timezone.now()) == 1
+    snapshots.forget_all()
+    snap, moves = snapshots.changes_since(live.pk, 1, 2)
+    assert snap.version == snapshots.MAX_CATCH_UP + 6 and moves == []

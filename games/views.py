@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from games.forms import PracticeForm
 from games.models import LiveGame
-from games.services.lifecycle import start_practice_game
+from games.services.lifecycle import live_game_for, start_practice_game
 from games.services.seats import seat_holders, seat_of_user
 
 RECENT_PRACTICE_GAMES = 10
@@ -47,6 +47,22 @@ def table(request, live_game_id: int):
         "live_game": live, "ws_path": live.ws_path, "role": "spectator" if seat is None else "player",
         "seat": seat, "seat_names": [h.name for h in holders], "title": live.title,
     })
+
+
+def tournament_game(request, game_id: int):
+    """The live table of a tournament game: created on first visit, so every link can point here."""
+    from django.contrib import messages
+
+    from tournament.models import Game
+
+    game = get_object_or_404(Game.objects.select_related("table__round__event"), pk=game_id)
+    if game.status not in (Game.Status.RUNNING, Game.Status.PAUSED) and not hasattr(game, "live"):
+        if game.status == Game.Status.PENDING:
+            messages.info(request, "This game has not started yet: its table opens when the round starts.")
+        else:
+            messages.info(request, "This game was not played live: its scores are below.")
+        return redirect("table_detail", game.table.round.event.slug, game.table_id)
+    return redirect("games:table", live_game_for(game).pk)
 
 
 @login_required

@@ -2,11 +2,12 @@
 
 "Chematoodlon Ocho Championship" (Ocho as in the Plato app, eligibility list of Chemical Engineering
 undergraduates of Jadavpur University): 40 people on the list, 24 registered, round 1 at six tables of
-four, three games finished and three under way, so the leaderboard is full at once.
+four: three games played off-line and recorded by the organizer, three playing live (students' missed
+turns are taken over by bots, so they move on their own), and an exhibition table of bots to watch.
 
 Idempotent and fast: running it again resets the demo passwords and adds nothing twice. Every demo user
-gets the same password hash (hashed once: hashing 25 passwords one by one would take seconds). Scores are
-plausible hands from a seeded RNG, stored like live hands; all names, e-mails and roll numbers are made up.
+gets the same password hash (hashed once: hashing 25 passwords one by one would take seconds). Recorded
+scores are plausible hands from a seeded RNG; all names, e-mails and roll numbers are made up.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ class DemoLogins:
     students: list[str]
     password: str
     event: str = EVENT_NAME
+    exhibition_url: str = ""
 
 
 def _people() -> list[dict]:
@@ -79,6 +81,7 @@ def load_demo() -> DemoLogins:
     event, _ = Event.objects.get_or_create(slug=EVENT_SLUG, defaults={
         "name": EVENT_NAME, "rules_preset": "ocho-plato", "eligibility": Event.Eligibility.LIST,
         "min_table_size": 4, "max_table_size": 4, "status": Event.Status.REGISTRATION,
+        "turn_seconds": 20, "missed_turns_before_bot": 2,
         "description": "Ocho (as in the Plato app) for the undergraduates of the Department of Chemical "
                        "Engineering, Jadavpur University. Round 1 at tables of four; a second round is "
                        "sized by first-round participation.",
@@ -115,27 +118,35 @@ def load_demo() -> DemoLogins:
     if not Round.objects.filter(event=event).exists():
         _play_first_round(event, organizer)
 
-    # The live-match layer adds its bot tables to watch here (e.g. a demo table of bots playing in
-    # real time for event watchers); everything above is organizer-side data.
+    exhibition = _open_exhibition_table(event)
 
-    return DemoLogins(ORGANIZER, [name for name, _ in STUDENTS], DEMO_PASSWORD)
+    return DemoLogins(ORGANIZER, [name for name, _ in STUDENTS], DEMO_PASSWORD,
+                      exhibition_url=exhibition.get_absolute_url())
+
+
+def _open_exhibition_table(event: Event):
+    """A table of four bots playing the event's rules live, for anyone to watch (made once)."""
+    from games.models import LiveGame
+    from games.services.lifecycle import create_demo_bot_table
+
+    existing = LiveGame.objects.filter(kind=LiveGame.Kind.EXHIBITION, title__startswith=event.name).first()
+    return existing or create_demo_bot_table(event, seats=4, seed=DEMO_SEED)
 
 
 def _play_first_round(event: Event, organizer) -> None:
-    """Seat round 1, start it, and fill it with plausible hands (three games to the target, three under way)."""
+    """Seat round 1; tables 1-3 played off-line and their results were recorded (hands to the target), then
+    the round starts and tables 4-6 play live: students' turns time out, bots take over missed seats."""
     plan = rounds.plan_first_round(event, seed=DEMO_SEED, source=rounds.CHECKED_IN)
     round_ = rounds.create_first_round(event, plan, organizer)
-    rounds.start_round(round_, organizer)
     rng = random.Random(DEMO_SEED)
     start = timezone.now() - timedelta(hours=1)
     seats_by_table: dict[int, list[Seat]] = {}
     for seat in Seat.objects.filter(table__round=round_).order_by("table__number", "number"):
         seats_by_table.setdefault(seat.table_id, []).append(seat)
-    games = list(Game.objects.filter(table__round=round_).select_related("table").order_by("table__number"))
+    games = Game.objects.filter(table__round=round_, table__number__lte=FINISHED_TABLES)
     scores: list[HandScore] = []
-    for game in games:
+    for game in games.select_related("table").order_by("table__number"):
         seats = seats_by_table[game.table_id]
-        finish = game.table.number <= FINISHED_TABLES
         totals = {seat.pk: 0 for seat in seats}
         number = 0
         at = start
@@ -146,15 +157,15 @@ def _play_first_round(event: Event, organizer) -> None:
             won = points_won_for(winner.pk, left)
             ended = at + timedelta(minutes=rng.randint(4, 9))
             hand = Hand.objects.create(game=game, number=number, dealer=(number - 1) % len(seats), winner=winner,
-                                       source=Hand.Source.LIVE, started_at=at, ended_at=ended)
+                                       source=Hand.Source.MANUAL, started_at=at, ended_at=ended)
             at = ended
             scores += [HandScore(hand=hand, seat_id=s, points_left=left[s], points_won=won[s]) for s in left]
             for seat_id, points in won.items():
                 totals[seat_id] += points
             if totals[winner.pk] >= game.target_score:
-                game.status, game.winner, game.finished_at = Game.Status.FINISHED, winner, ended
-                game.save(update_fields=["status", "winner", "finished_at"])
+                game.status, game.winner = Game.Status.FINISHED, winner
+                game.started_at, game.finished_at = start, ended
+                game.save(update_fields=["status", "winner", "started_at", "finished_at"])
                 break
-            if not finish and number >= 2 + game.table.number % 2:
-                break  # still being played
     HandScore.objects.bulk_create(scores)
+    rounds.start_round(round_, organizer)  # the other tables' games start, each with its live table

@@ -355,7 +355,7 @@ def _build_stage(round_: Round, stage: BracketStage, plan: StagePlan, seating: S
 
 def start_stage(round_: Round, number: int, actor) -> int:
     """Start a built stage's games (stage 1 starts the round). Returns how many games started."""
-    from tournament.services.rounds import start_round
+    from tournament.services.rounds import open_live_tables, start_round
 
     with transaction.atomic():
         round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
@@ -375,6 +375,7 @@ def start_stage(round_: Round, number: int, actor) -> int:
             Round.objects.filter(pk=round_.pk).update(status=Round.Status.RUNNING)
             audit.record(round_.event, actor, "bracket.stage_start", f"Round {round_.number}, stage {number}",
                          changes={"games_started": started})
+            open_live_tables(round_)
         BracketStage.objects.filter(pk=stage.pk).update(started_at=timezone.now())
     _notify(round_.event)
     return started

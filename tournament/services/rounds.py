@@ -181,7 +181,15 @@ def start_round(round_: Round, actor) -> Round:
             Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
         audit.record(event, actor, "round.start", f"Round {round_.number} started",
                      changes={"games_started": started, "event_status": [event.status, Event.Status.RUNNING]})
+        open_live_tables(round_)
     return round_
+
+
+def open_live_tables(round_: Round) -> None:
+    """Every running game of the round gets its live table, in the same transaction as the start."""
+    from games.services.lifecycle import start_live_games  # games depends on tournament, not the reverse
+
+    start_live_games(round_)
 
 
 GAME_ACTIONS = {

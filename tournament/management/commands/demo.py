@@ -13,3 +13,6 @@ class Command(BaseCommand):
         self.stdout.write(f"  Organizer (admin): {logins.organizer} / {logins.password}")
         self.stdout.write(f"  Students: {', '.join(logins.students)} and 20 more (password {logins.password})")
         self.stdout.write("  Site: http://127.0.0.1:8000/   Admin: http://127.0.0.1:8000/admin/")
+        if logins.exhibition_url:
+            self.stdout.write(f"  Watch bots play live: http://127.0.0.1:8000{logins.exhibition_url}")
+        self.stdout.write("  Practice against bots (log in first): http://127.0.0.1:8000/play/practice/")

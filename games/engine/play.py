@@ -144,12 +144,25 @@ def _parse_colour(state: HandState, letter: str | None, card_code: str) -> int:
 
 
 def _advance(state: HandState, seat: int, steps: int, events: list[Event]) -> None:
-    """Give the turn to the player `steps` places after `seat`; the ones in between are skipped."""
+    """Give the turn to the player `steps` places after `seat`; the ones in between are skipped.
+
+    Nobody skips themselves: skips that would come round past the player stop there (with two players a
+    Reverse-as-Skip that is also an identical card skips the opponent once, and its player moves again).
+    """
     n = state.seats
+    if steps > n:
+        steps = n
     d = state.direction
     for i in range(1, steps):
         events.append(Event("skipped", {"seat": (seat + d * i) % n}))
     state.turn = (seat + d * steps) % n
+
+
+def _draw_victim(state: HandState, seat: int, skip: int) -> int:
+    """Who draws for `seat`'s draw card: the next player, or with an identical card's skip the one after;
+    never the player themselves (two players: the skipped opponent also draws)."""
+    victim = state.next_seat(seat, 1 + skip)
+    return state.next_seat(seat, 1) if victim == seat else victim
 
 
 def _end_hand(state: HandState, winner: int, events: list[Event], blocked: bool = False) -> None:
@@ -270,7 +283,7 @@ def _play(state: HandState, action: Play) -> list[Event]:
         # The last card's draws still land (and count when scoring); nobody can answer them any more.
         amount = C.DRAW_AMOUNT[card]
         if amount:
-            victim = state.next_seat(seat, 1 + skip)
+            victim = _draw_victim(state, seat, skip)
             total = state.pending + amount
             state.pending = 0
             draw_cards(state, victim, total, "draw_card", events)
@@ -308,15 +321,22 @@ def _play(state: HandState, action: Play) -> list[Event]:
             state.wd4_from = seat
             state.wd4_guilty = guilty
             state.turn = victim
-        elif rules.stacking != "off":
+        elif rules.stacking != "off" and not (skip and state.seats == 2):
             state.pending += amount
             state.pending_from = seat
             state.resume_after = -1
             _advance(state, seat, 1 + skip, events)
             events.append(Event("stacked", {"seat": seat, "total": state.pending, "to": state.turn}))
         else:
-            victim = state.next_seat(seat, 1 + skip)
-            draw_cards(state, victim, amount, "draw_card", events)
+            # No stacking, or (two players) an identical 2 whose skip already took the opponent's turn, so
+            # nobody is left to continue the stack: the opponent draws the whole total and its player
+            # moves again (docs/rules.md, ocho-cards).
+            victim = _draw_victim(state, seat, skip)
+            total = state.pending + amount
+            state.pending = 0
+            state.pending_from = -1
+            state.resume_after = -1
+            draw_cards(state, victim, total, "draw_card", events)
             _advance(state, seat, 2 + skip, events)
     elif kind == C.SHIELD:
         if state.pending:

@@ -111,3 +111,39 @@ def test_ocho_announcement():
     assert "ocho" in [e.kind for e in apply(state, Play(1, "8C"))]
     state = deal(CARDS, [["3S", "4S"], ["8C", "9D"], ["7C", "4D"]], ["5C"], ocho_announcement=False)
     assert "ocho" not in [e.kind for e in apply(state, Play(1, "8C"))]
+
+
+@pytest.mark.parametrize("stacking", ["draw2", "off"])
+def test_stack_and_skip_with_two_players(stacking):
+    """002: "If a Draw Two is stacked on an identical Draw Two (a 2 of the same suit), the skip occurs first,
+    then the stacking may continue." and an identical card: "The next player in order loses their turn."
+    With two players the skip lands on the opponent; nobody is left to continue the stack but the player
+    who played the 2, so the opponent also draws the total and the player moves again."""
+    if stacking == "off":
+        state = deal(CARDS, [["2S", "4S", "2S"], ["2H", "9D", "6D"]], ["5S"], draws=["7H", "8H", "9H", "10H"],
+                     dealer=1, stacking=stacking)
+        apply(state, Play(0, "2S"))
+        assert len(state.hands[1]) == 5 and state.turn == 0
+        events = apply(state, Play(0, "2S"))  # identical to the top 2S
+        assert len(state.hands[1]) == 7
+    else:
+        state = deal(CARDS, [["2H", "2S", "4S"], ["2S", "9D", "6D"]], ["5H"], draws=["7H", "8H", "9H", "10H"],
+                     dealer=1, stacking=stacking)
+        apply(state, Play(0, "2H"))
+        apply(state, Play(1, "2S"))  # a 2 of another suit: stacked, 4 for seat 0
+        assert state.pending == 4 and state.turn == 0
+        events = apply(state, Play(0, "2S"))  # identical to the top 2S: skip first, and 6 for seat 1
+        assert len(state.hands[1]) == 2 + 6
+    kinds = [(e.kind, e.data.get("seat")) for e in events]
+    assert ("identical", 0) in kinds and ("skipped", 1) in kinds and ("drew", 1) in kinds
+    assert ("drew", 0) not in kinds and "stacked" not in [k for k, _ in kinds]
+    assert state.turn == 0 and state.pending == 0 and state.phase != 4
+
+
+def test_identical_ace_with_two_players_skips_the_opponent_once():
+    """With two players an Ace (Reverse) acts as a Skip, and an identical Ace skips too: both skips land on
+    the opponent ("The next player in order loses their turn"); the player never skips themselves."""
+    state = deal(CARDS, [["AS", "4S", "9C"], ["AH", "9D", "6D"]], ["AS"], dealer=1)
+    events = apply(state, Play(0, "AS"))
+    assert state.turn == 0
+    assert [e.data["seat"] for e in events if e.kind == "skipped"] == [1]

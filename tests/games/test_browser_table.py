@@ -156,3 +156,51 @@ def test_spectator_page_follows_bots_without_reloading(live_asgi, bot_table, pag
     model = page.evaluate("window.ochoTable.model")
     assert "hand" not in model["view"] and "legal_actions" not in model["view"]
     assert errors == []
+
+
+@pytest.fixture
+def practice_table(student_cookie):
+    user, cookie = student_cookie
+    from games.services.lifecycle import start_practice_game
+
+    return start_practice_game(user, "uno-official", 1, "heuristic", seed=11, turn_seconds=0), cookie
+
+
+def test_your_turn_shows_in_title_and_favicon_and_cards_work_from_the_keyboard(live_asgi, practice_table, page):
+    errors = watch_errors(page)
+    live, cookie = practice_table
+    page.context.add_cookies([cookie])
+    page.goto(live_asgi.url + live.get_absolute_url())
+    page.wait_for_function("document.documentElement.dataset.myTurn === '1'", timeout=30_000)
+    assert page.title().startswith("● Your turn – ")
+    assert page.locator("link#favicon").get_attribute("href").startswith("data:image/png")
+    assert page.locator("#turn-line.my-turn").count() == 1
+
+    # The sound switch remembers its state across a reload.
+    toggle = page.locator("#sound-toggle")
+    assert toggle.get_attribute("aria-pressed") == "true"
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "false"
+    assert page.evaluate("localStorage.getItem('ocho.table.sound')") == "off"
+    page.reload()
+    assert page.locator("#sound-toggle").get_attribute("aria-pressed") == "false"
+    page.wait_for_function("document.documentElement.dataset.myTurn === '1'")
+
+    # Keyboard: Tab reaches the cards with a visible focus; Enter plays a playable card (a wild asks
+    # for a colour, chosen with the keyboard too); otherwise Tab on to Draw and press Space.
+    version = int(page.locator("#table").get_attribute("data-version"))
+    page.locator("#hand .card").first.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.matches('#hand .card:focus-visible')")
+    playable = page.locator("#hand .card.playable")
+    if playable.count():
+        playable.first.focus()
+        page.keyboard.press("Enter")
+        if page.locator("#colour-dialog[open]").count():
+            page.keyboard.press("Enter")  # the first colour has the focus
+    else:
+        page.locator('#actions [data-action="draw"]').focus()
+        page.keyboard.press("Space")
+    page.wait_for_function(f"Number(document.querySelector('#table').dataset.version) > {version}")
+    assert errors == []

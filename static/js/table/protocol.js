@@ -66,6 +66,8 @@ export class TableClient {
       case "ack":
         if (this.pending && message.id === this.pending.id) this.settle();
         return undefined;
+      case "presence":
+        return this.onPresence(message);
       case "error":
         if (!this.pending || !message.id || message.id === this.pending.id) this.settle();
         if (message.code === "stale") this.syncRequested = true; // a `state` follows
@@ -114,7 +116,14 @@ export class TableClient {
       deadline: message.deadline ?? null,
       clockOffset: message.now ? clockOffset(message) : this.model.clockOffset,
     });
-    this.onState(this.model, { events, full: false });
+    this.onState(this.model, { events, full: false, by: message.by || null });
+  }
+
+  onPresence(message) {
+    const seats = this.model && this.model.game && this.model.game.seats;
+    if (!seats || !Array.isArray(message.connected)) return;
+    for (const seat of seats) seat.connected = message.connected.includes(seat.seat);
+    this.onState(this.model, { events: [], full: false, by: null });
   }
 
   /** Send a move (an engine action dict); false if one is already on its way or the socket is down. */

@@ -89,13 +89,14 @@ function redraw() {
   root.classList.add("ready");
 }
 
-function onState(model, { events, full }) {
+function onState(model, { events, full, by }) {
   page.model = model;
   if (full) {
     // The server's own recent log; shown newest first like the lines we add.
     page.log = logLinesFrom(model.log).reverse().slice(0, LOG_LINES);
   } else {
     const lines = logLinesFrom(events);
+    if (by && by.actor === "timer" && lines.length) lines[0] = `Time ran out for ${whoGame(by.seat)}. ${lines[0]}`;
     page.log = [...lines.reverse(), ...page.log].slice(0, LOG_LINES);
   }
   renderLog(page.log);

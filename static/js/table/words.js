@@ -94,6 +94,10 @@ export function describeEvent(event, who, whoGame = who) {
       const hand = e.hand ? ` (hand: ${e.hand.length ? cardList(e.hand) : "empty"})` : "";
       return `${who(e.seat)} challenged ${who(e.of)}’s Wild Draw Four: ${e.guilty ? "guilty" : "not guilty"}${hand}`;
     }
+    case "takeover_started":
+      return `${who(e.seat)} missed ${plural(e.missed_turns, "turn")} in a row: a bot plays for them until they are back`;
+    case "takeover_ended":
+      return `${who(e.seat)} is back`;
     case "colour_chosen":
       return `${who(e.seat)} chose ${colourName(e.colour)}`;
     case "hand_over":

@@ -100,7 +100,8 @@ def test_student_plays_a_practice_hand_to_its_end(live_asgi, student_cookie, pag
     page.wait_for_selector("#hand .card")
     # Every card in the hand is a button with a name; playable ones are marked, the rest dimmed.
     cards = page.locator("#hand .card")
-    assert cards.count() == 7
+    # Seven dealt, or more when a Draw 2 was turned up or a bot hit the student before the page loaded.
+    assert cards.count() >= 7
     for i in range(cards.count()):
         card = cards.nth(i)
         assert card.evaluate("el => el.tagName") == "BUTTON"

@@ -57,6 +57,15 @@ class LiveGame(models.Model):
     missed_turns = models.JSONField(default=list, blank=True, help_text="Missed turns in a row, per seat.")
     bot_takeover = models.JSONField(default=list, blank=True, help_text="Per seat: a bot plays for the player.")
     hand_started_at = models.DateTimeField(null=True, blank=True)
+    shuffle_key = models.CharField(
+        max_length=64, blank=True,
+        help_text="Secret the per-hand shuffle seeds are derived from (HMAC-SHA256); never sent.",
+    )
+    shuffles = models.JSONField(
+        default=list, blank=True,
+        help_text="Per hand dealt: commitment, seed, salt, deal version, seats and dealer. The seed and "
+                  "salt are published only once the hand is over (games.services.fairness).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

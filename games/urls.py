@@ -8,4 +8,5 @@ urlpatterns = [
     path("practice/", views.practice, name="practice"),
     path("tables/<int:live_game_id>/", views.table, name="table"),
     path("games/<int:game_id>/", views.tournament_game, name="tournament_game"),
+    path("verify/", views.verify, name="verify"),
 ]

@@ -1,12 +1,14 @@
 """Pages of the live-match layer: the play home, a table, starting a practice game. Thin: the services
 create games; the table page only hands the template the socket path and who is looking."""
 
+from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
 from games.forms import PracticeForm
 from games.models import LiveGame
+from games.services import fairness
 from games.services.lifecycle import live_game_for, start_practice_game
 from games.services.seats import seat_holders, seat_of_user
 
@@ -73,3 +75,43 @@ def practice(request):
         live = start_practice_game(request.user, data["preset"], data["opponents"], data["bot_kind"])
         return redirect("games:table", live.pk)
     return render(request, "games/practice.html", {"form": form, "games": _practice_games(request.user)})
+
+
+class VerifyForm(forms.Form):
+    """A commitment and the seed and salt revealed after the hand (as shown at the table)."""
+
+    commitment = forms.RegexField(regex=r"^\s*[0-9a-fA-F]{64}\s*$", label="Commitment (SHA-256, 64 hex digits)",
+                                  error_messages={"invalid": "a commitment is 64 hexadecimal digits"})
+    seed = forms.RegexField(regex=r"^\s*[0-9]{1,40}\s*$", label="Seed",
+                            error_messages={"invalid": "the seed is a whole number"})
+    salt = forms.RegexField(regex=r"^\s*[0-9a-fA-F]{1,128}\s*$", label="Salt",
+                            error_messages={"invalid": "the salt is hexadecimal digits"})
+
+
+def verify(request):
+    """Check a hand's shuffle: the commitment shown before the hand against the seed and salt revealed
+    after it; for a hand of a stored game, also deal it again with the engine and compare."""
+    live = checks = detail = None
+    game_id = request.GET.get("game", "")
+    if game_id:
+        if not game_id.isdigit():
+            raise Http404("No such game.")
+        live = get_object_or_404(LiveGame, pk=int(game_id))
+        if live.kind == LiveGame.Kind.PRACTICE and live.owner_id != request.user.pk:
+            raise Http404("No such game.")
+        checks = [fairness.check_stored_hand(live, n) for n in fairness.revealed_hands(live)]
+        hand = request.GET.get("hand", "")
+        if hand.isdigit():
+            detail = next((c for c in checks if c.hand == int(hand) - 1), None)
+            if detail is None:
+                raise Http404("That hand is not over yet, or there is no such hand.")
+    form = VerifyForm(request.GET if "commitment" in request.GET else None)
+    result = None
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        result = fairness.check_commitment(data["commitment"], data["seed"], data["salt"])
+    elif detail is not None:
+        form = VerifyForm(initial={"commitment": detail.commitment, "seed": detail.seed, "salt": detail.salt})
+    return render(request, "games/verify.html", {
+        "form": form, "result": result, "live_game": live, "checks": checks, "detail": detail,
+    })

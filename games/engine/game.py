@@ -74,8 +74,11 @@ class Game:
     def hand_seed(self, number: int) -> int:
         return (self.seed * 1_000_003 + number * 7919 + 17) % (2**63)
 
-    def next_hand(self) -> list[Event]:
-        """Deal the next hand: the first dealer is found by drawing, then the deal passes to the left."""
+    def next_hand(self, *, seed: int | None = None) -> list[Event]:
+        """Deal the next hand: the first dealer is found by drawing, then the deal passes to the left.
+
+        `seed` shuffles this hand instead of `hand_seed(number)` (the live layer draws a secret seed per
+        hand, so revealing one hand's seed after it tells nothing about the next)."""
         if self.over:
             raise EngineError("the game is over")
         if self.hand is not None and self.hand.phase != OVER:
@@ -86,7 +89,8 @@ class Game:
         else:
             later = [s for s in self.active if s > self.dealer]
             hand_dealer = self.active.index(later[0] if later else self.active[0])
-        self.setup = HandSetup(self.rules, len(self.active), self.hand_seed(number), None, hand_dealer)
+        hand_seed = self.hand_seed(number) if seed is None else seed
+        self.setup = HandSetup(self.rules, len(self.active), hand_seed, None, hand_dealer)
         self.hand, events = self.setup.start()
         self.dealer = self.active[self.hand.dealer]
         return events

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games import engine
 from games.models import LiveGame
+from games.services import fairness
 from games.services.moves import deal_next_hand
 from games.services.seats import seat_holders
 
@@ -27,9 +28,13 @@ def _new_seed() -> int:
     return random.SystemRandom().randrange(1, 2**62)
 
 
-def _start(live: LiveGame, rules: engine.RuleSet, seed: int) -> LiveGame:
-    """Save `live` with a new engine game and deal its first hand (inside the caller's transaction)."""
-    game = engine.Game(rules, live.seat_count, seed)
+def _start(live: LiveGame, rules: engine.RuleSet, seed: int | None) -> LiveGame:
+    """Save `live` with a new engine game and deal its first hand (inside the caller's transaction).
+
+    Without an explicit `seed` hands are shuffled with secret per-hand seeds from a random
+    `shuffle_key`; with one (tests, the demo) the game is reproducible from it."""
+    live.shuffle_key = fairness.new_shuffle_key() if seed is None else ""
+    game = engine.Game(rules, live.seat_count, _new_seed() if seed is None else seed)
     live.state = game.to_dict()
     live.preset = rules.preset
     live.missed_turns = [0] * live.seat_count
@@ -64,7 +69,7 @@ def live_game_for(tgame, seed: int | None = None) -> LiveGame:
     )
     try:
         with transaction.atomic():
-            return _start(live, rules, _new_seed() if seed is None else seed)
+            return _start(live, rules, seed)
     except IntegrityError:
         found = LiveGame.objects.filter(game=tgame).first()
         if found is None:
@@ -125,7 +130,7 @@ def start_practice_game(user, preset: str, opponents: int, bot_kind: str = "heur
                     bot_kinds=[""] + [bot_kind] * opponents, turn_seconds=turn_seconds,
                     missed_turns_before_bot=3)
     with transaction.atomic():
-        return _start(live, rules, _new_seed() if seed is None else seed)
+        return _start(live, rules, seed)
 
 
 def create_demo_bot_table(event=None, seats: int = 4, preset: str = "uno-official", bot_kind: str = "heuristic",
@@ -145,4 +150,4 @@ def create_demo_bot_table(event=None, seats: int = 4, preset: str = "uno-officia
     live = LiveGame(kind=LiveGame.Kind.EXHIBITION, seat_count=seats, title=title, bot_kinds=[bot_kind] * seats,
                     turn_seconds=0, missed_turns_before_bot=0)
     with transaction.atomic():
-        return _start(live, rules, _new_seed() if seed is None else seed)
+        return _start(live, rules, seed)

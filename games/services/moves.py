@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games import engine
 from games.models import LiveGame, LiveMove
-from games.services import broadcast, deadlines, hand_results, snapshots
+from games.services import broadcast, deadlines, fairness, hand_results, snapshots
 from games.services.seats import SeatHolder, hand_seat_of, seat_holders, seat_of_user, turn_game_seat
 
 # Error codes, as in docs/protocol.md.
@@ -192,13 +192,19 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
 
 
 def deal_next_hand(live: LiveGame, game: engine.Game, holders: list[SeatHolder], now: datetime) -> LiveMove:
-    """Deal the next hand of a game whose last hand is over (called by the sweeper and on creation)."""
-    events = game.next_hand()
+    """Deal the next hand of a game whose last hand is over (called by the sweeper and on creation).
+
+    The hand is shuffled with its own secret seed; its commitment is published with the deal and the
+    seed once the hand is over (`games.services.fairness`)."""
+    number = len(game.results)
+    seed, salt = fairness.prepare_hand(live, game, number)
+    events = game.next_hand(seed=seed)
     live.hand_seats = list(game.hand_seats)
     live.hand_started_at = now
     live.next_hand_at = None
+    fairness.record_deal(live, number, game, live.version + 1, seed, salt)  # the deal's version
     return store_change(live, game, holders, events, seat=None, actor=LiveMove.Actor.SYSTEM, action=None,
-                        hand_number=len(game.results), before=None, now=now)
+                        hand_number=number, before=None, now=now)
 
 
 def store_notice(live: LiveGame, game: engine.Game, holders: list[SeatHolder], kind: str,

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from games import engine
 from games.models import LiveGame, LiveMove
+from games.services import fairness
 from games.services.seats import SeatHolder, hand_seat_of, seat_holders, seat_of_user
 
 LOG_MOVES = 20  # changes whose events a full `state` carries as its log
@@ -45,6 +46,7 @@ class Snapshot:
     missed_turns: list[int]
     bot_takeover: list[bool]
     owner_id: int | None
+    shuffles: tuple = ()  # the server's per-hand shuffle records (secrets included: publish with fairness)
 
     def seat_of(self, user) -> int | None:
         return seat_of_user(self.holders, user)
@@ -74,6 +76,7 @@ def snapshot_of(live: LiveGame, game: engine.Game, holders: list[SeatHolder]) ->
         live.deadline, live.next_hand_at, live.turn_seconds,
         list(live.missed_turns) + [0] * (n - len(live.missed_turns)),
         list(live.bot_takeover) + [False] * (n - len(live.bot_takeover)), live.owner_id,
+        tuple(live.shuffles or ()),
     )
 
 
@@ -221,6 +224,8 @@ def game_info(snap: Snapshot) -> dict[str, Any]:
         "winners": list(game.winners),
         "last_result": game.results[-1].to_dict() if game.results else None,
         "turn_seconds": snap.turn_seconds, "next_hand_at": _iso(snap.next_hand_at),
+        "shuffles": fairness.public_shuffles(list(snap.shuffles), len(game.results),
+                                             snap.closed or snap.status == LiveGame.Status.FINISHED),
     }
 
 

@@ -17,6 +17,7 @@ from .drawing import draw_cards, seen_by
 from .errors import RuleError
 from .events import Event
 from .rules import RuleSet
+from .shuffle import shuffle
 from .state import CHOOSE_COLOUR, PLAY, HandState
 
 
@@ -75,7 +76,7 @@ def start_hand(rules: RuleSet, seats: int, *, seed: int | None = None, deck: lis
         raise RuleError(f"the dealer must be a seat from 0 to {seats - 1}, not {dealer!r}")
     if deck is None:
         order = list(deck_cards(rules))
-        rng.shuffle(order)
+        shuffle(rng, order)
     else:
         order = _deck_order(rules, deck)
 
@@ -134,7 +135,7 @@ def _turn_up(state: HandState, events: list[Event]) -> None:
             pile.insert(0, card)  # bottom of the draw pile
         else:
             pile.append(card)
-            state.rng.shuffle(pile)
+            shuffle(state.rng, pile)
     state.discard.append(card)
     n = state.seats
     dealer = state.dealer

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .cards import CODE
 from .events import Event
+from .shuffle import shuffle
 from .state import HandState
 
 
@@ -14,7 +15,7 @@ def refill(state: HandState, events: list[Event]) -> bool:
         return False
     pile = discard[:-1]
     del discard[:-1]
-    state.rng.shuffle(pile)
+    shuffle(state.rng, pile)
     state.pile = pile
     events.append(Event("reshuffled", {"count": len(pile)}))
     return True

@@ -69,3 +69,18 @@ def test_blank_cards_option():
     from games.engine import CARD_ID
 
     assert blank.card_points(CARD_ID["RBL"]) == 30
+
+
+def test_fast_shuffle_is_random_shuffle():
+    """Deals for a seed must not change with the faster shuffle: same permutation, same generator state."""
+    import random
+
+    from games.engine.shuffle import shuffle
+
+    for seed in range(300):
+        a = list(range(seed % 130))
+        b = a[:]
+        r1, r2 = random.Random(seed), random.Random(seed)
+        r1.shuffle(a)
+        shuffle(r2, b)
+        assert a == b and r1.getstate() == r2.getstate()

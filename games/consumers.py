@@ -7,21 +7,30 @@ that viewer may see. The protocol is described in docs/protocol.md.
 from __future__ import annotations
 
 import json
+import logging
 import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import DatabaseError
 
 from games.services import presence, snapshots
 from games.services.broadcast import table_group_name
 
-MAX_MESSAGE_BYTES = 4096
+logger = logging.getLogger(__name__)
+
+MAX_MESSAGE_BYTES = 4096  # larger: a `malformed` error
+CLOSE_MESSAGE_BYTES = 65536  # larger: the socket is closed (4413)
 MAX_MOVE_ID = 64
-RATE_LIMIT = (30, 5.0)  # at most 30 messages per 5 seconds (setting LIVE_SOCKET_RATE_LIMIT)
+RATE_LIMIT = (30, 5.0)  # players: at most 30 messages per 5 seconds (setting LIVE_SOCKET_RATE_LIMIT)
+SPECTATOR_RATE_LIMIT = (20, 5.0)  # spectators only sync and ping (setting LIVE_SPECTATOR_RATE_LIMIT)
+FLOOD_FACTOR = 2  # a socket that goes on sending past twice its limit in one window is closed (4429)
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
+CLOSE_TOO_LARGE = 4413
+CLOSE_FLOOD = 4429
 
 MESSAGE_FIELDS = {
     "sync": {"type"},
@@ -158,6 +167,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     live_id: int = 0
     group: str | None = None
     sent_version: int = 0  # the newest version this socket has been sent
+    role: str = "spectator"  # as in the last state or update this socket was sent
     connected: list[int] = []  # seats with a player's socket open, as last heard
 
     async def connect(self) -> None:
@@ -192,15 +202,21 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self.announce_presence(connected)
 
     async def announce_presence(self, connected: list[int]) -> None:
-        """Tell the table which seats have a player's socket open (public: no card in it)."""
-        await self.channel_layer.group_send(table_group_name(self.live_id),
-                                            {"type": "presence.changed", "connected": connected})
+        """Tell the table which seats have a player's socket open (public: no card in it). A hint only:
+        if the channel layer is unreachable the table hears of it later."""
+        try:
+            await self.channel_layer.group_send(table_group_name(self.live_id),
+                                                {"type": "presence.changed", "connected": connected})
+        except Exception:  # noqa: BLE001 - e.g. Redis is down; play goes on without the hint
+            logger.warning("could not announce presence at live game %s", self.live_id, exc_info=True)
 
     async def presence_changed(self, message: dict) -> None:
         self.connected = list(message.get("connected", []))
         await self.send_message({"type": "presence", "connected": self.connected})
 
     async def send_message(self, message: dict) -> None:
+        if "role" in message:
+            self.role = message["role"]
         game = message.get("game")
         if game is not None:  # the presence this socket last heard of, on every seat
             for seat in game["seats"]:
@@ -225,15 +241,30 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.connected = state.pop("connected")
         await self.send_message(state)
 
-    def _rate_limited(self) -> bool:
-        limit, window = getattr(settings, "LIVE_SOCKET_RATE_LIMIT", RATE_LIMIT)
+    def rate_limit(self) -> tuple[int, float]:
+        """(messages, seconds) for this socket's role: players and spectators have their own limits."""
+        if self.role == "player":
+            return getattr(settings, "LIVE_SOCKET_RATE_LIMIT", RATE_LIMIT)
+        return getattr(settings, "LIVE_SPECTATOR_RATE_LIMIT", SPECTATOR_RATE_LIMIT)
+
+    def _count(self) -> int:
+        """Count this message; the number of messages in the current window."""
+        limit, window = self.rate_limit()
         now = time.monotonic()
         self.recent = [t for t in self.recent if now - t < window]
         self.recent.append(now)
-        return len(self.recent) > limit
+        return len(self.recent)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
-        if self._rate_limited():
+        size = len(text_data) if text_data is not None else len(bytes_data or b"")
+        if size > CLOSE_MESSAGE_BYTES:
+            await self.close(code=CLOSE_TOO_LARGE, reason=f"message too large (limit {MAX_MESSAGE_BYTES} bytes)")
+            return
+        count, (limit, window) = self._count(), self.rate_limit()
+        if count > limit * FLOOD_FACTOR:
+            await self.close(code=CLOSE_FLOOD, reason=f"too many messages (limit {limit} per {window:g} s)")
+            return
+        if count > limit:
             await self.send_error("rate_limited", "too many messages; slow down")
             return
         try:
@@ -242,13 +273,18 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_error("malformed", str(bad))
             return
         kind = message["type"]
-        if kind == "ping":
-            await self.send_message({"type": "pong", "echo": message.get("echo")})
-        elif kind == "sync":
-            await _returned(self.live_id, self.user)
-            await self.send_state()
-        else:
-            await self.handle_move(message)
+        try:
+            if kind == "ping":
+                await self.send_message({"type": "pong", "echo": message.get("echo")})
+            elif kind == "sync":
+                await _returned(self.live_id, self.user)
+                await self.send_state()
+            else:
+                await self.handle_move(message)
+        except DatabaseError:  # the database is briefly unreachable: say so, keep the socket
+            logger.warning("database error at live game %s", self.live_id, exc_info=True)
+            await self.send_error("unavailable", "the server could not reach its database; nothing was "
+                                  "applied, try again", message.get("id") or None)
 
     async def handle_move(self, message: dict) -> None:
         from games.services.moves import STALE, UNAVAILABLE, MoveRefused
@@ -261,10 +297,13 @@ class GameConsumer(AsyncWebsocketConsumer):
             if refused.code == STALE:
                 await self.send_state()
             return
-        except Exception:  # noqa: BLE001 - e.g. the database is unreachable: nothing was applied
-            import logging
-
-            logging.getLogger(__name__).exception("move in live game %s failed", self.live_id)
+        except DatabaseError:  # e.g. the database is briefly unreachable: the transaction rolled back
+            logger.warning("move in live game %s not taken: database error", self.live_id, exc_info=True)
+            await self.send_error(UNAVAILABLE, "the server could not take the move; nothing was applied, "
+                                  "try again", move_id)
+            return
+        except Exception:  # noqa: BLE001 - a bug: logged as one; the client is told nothing was applied
+            logger.exception("move in live game %s failed", self.live_id)
             await self.send_error(UNAVAILABLE, "the server could not take the move; nothing was applied, "
                                   "try again", move_id)
             return
@@ -275,7 +314,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         version = message.get("version", 0)
         if version <= self.sent_version:
             return
-        newest, messages = await _changes(self.live_id, self.sent_version, version, self.user)
+        try:
+            newest, messages = await _changes(self.live_id, self.sent_version, version, self.user)
+        except DatabaseError:  # the next change (or the client's sync on the gap) catches this socket up
+            logger.warning("could not read live game %s for an update", self.live_id, exc_info=True)
+            return
         for out in messages:
             await self.send_message(out)
         self.sent_version = max(self.sent_version, newest)

@@ -13,12 +13,13 @@ import time
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, InterfaceError
 
 from games.services import presence, snapshots
 from games.services.broadcast import table_group_name
 
 logger = logging.getLogger(__name__)
+DB_ERRORS = (DatabaseError, InterfaceError)  # the database unreachable or the connection lost
 
 MAX_MESSAGE_BYTES = 4096  # larger: a `malformed` error
 CLOSE_MESSAGE_BYTES = 65536  # larger: the socket is closed (4413)
@@ -281,7 +282,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self.send_state()
             else:
                 await self.handle_move(message)
-        except DatabaseError:  # the database is briefly unreachable: say so, keep the socket
+        except DB_ERRORS:  # the database is briefly unreachable: say so, keep the socket
             logger.warning("database error at live game %s", self.live_id, exc_info=True)
             await self.send_error("unavailable", "the server could not reach its database; nothing was "
                                   "applied, try again", message.get("id") or None)
@@ -297,7 +298,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             if refused.code == STALE:
                 await self.send_state()
             return
-        except DatabaseError:  # e.g. the database is briefly unreachable: the transaction rolled back
+        except DB_ERRORS:  # e.g. the database is briefly unreachable: the transaction rolled back
             logger.warning("move in live game %s not taken: database error", self.live_id, exc_info=True)
             await self.send_error(UNAVAILABLE, "the server could not take the move; nothing was applied, "
                                   "try again", move_id)
@@ -316,7 +317,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         try:
             newest, messages = await _changes(self.live_id, self.sent_version, version, self.user)
-        except DatabaseError:  # the next change (or the client's sync on the gap) catches this socket up
+        except DB_ERRORS:  # the next change (or the client's sync on the gap) catches this socket up
             logger.warning("could not read live game %s for an update", self.live_id, exc_info=True)
             return
         for out in messages:

@@ -43,7 +43,10 @@ def our_move(rng: random.Random, state: engine.HandState) -> engine.Action:
             return action
         if kind is Play:
             plays.append(action)
-    return rng.choice(plays) if plays else rng.choice(legal)
+    # a uniform pick (what rng.choice does, without its slower _randbelow)
+    if plays:
+        return plays[int(rng.random() * len(plays))]
+    return legal[int(rng.random() * len(legal))]
 
 
 def bench_our_hands(players: int, seconds: float, seed: int) -> tuple[int, int, float]:

@@ -110,6 +110,7 @@ def start_hand(rules: RuleSet, seats: int, *, seed: int | None = None, deck: lis
     state.stalled = 0
     state.blocked = False
     state.rng = rng
+    state.offered = None
     events.append(Event("hand_started", {"seats": seats, "dealer": dealer, "hand_size": size}))
     for seat in range(seats):
         events.append(Event("dealt", {"seat": seat, "count": size}, {"cards": [CODE[c] for c in hands[seat]]},

@@ -6,7 +6,7 @@ from . import cards as C
 from .actions import Accept, Action, CallUno, Catch, Challenge, ChooseColour, Draw, Pass, Play
 from .cards import CODE, COLOUR, COLOUR_CODES, FACE, IS_WILD, KIND
 from .play import can_stack, has_playable, wd4_enforced, wd4_guilty
-from .state import AFTER_DRAW, CHALLENGE, CHOOSE_COLOUR, OVER, PLAY, HandState
+from .state import AFTER_DRAW, CHALLENGE, CHOOSE_COLOUR, OVER, HandState
 
 # Actions are immutable, so the same instances are handed out again and again (legal-move generation
 # is on the hot path of bots and benchmarks).
@@ -32,6 +32,18 @@ def _simple(cls: type, seat: int) -> Action:
     if got is None:
         got = _SIMPLE[(cls, seat)] = cls(seat)
     return got
+
+
+def _play_table(seat: int, colours: tuple[int, ...]) -> list[list[Play]]:
+    """For one seat and set of colours: card id -> the Play actions of that card (one per colour if wild)."""
+    key = (seat, colours)
+    table = _TABLES.get(key)
+    if table is None:
+        table = _TABLES[key] = [_plays(seat, card, colours) for card in range(C.CARD_COUNT)]
+    return table
+
+
+_TABLES: dict[tuple[int, tuple[int, ...]], list[list[Play]]] = {}
 
 
 def legal_actions(state: HandState, seat: int) -> list[Action]:
@@ -60,20 +72,22 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
                     out += _plays(seat, card, colours)
             out.append(_simple(Draw, seat))
         else:
-            enforced = wd4_enforced(state)
+            enforced = rules.wd4_restriction != "none" and not rules.challenge
             colour = state.colour
             top_face = FACE[state.discard[-1]]
-            plays = _PLAYS
+            table = _TABLES.get((seat, colours)) or _play_table(seat, colours)
+            is_wild = IS_WILD
+            card_colour = COLOUR
+            face = FACE
             for card in dict.fromkeys(hand):
                 # inlined is_playable: this loop is the hot path of random play
-                if IS_WILD[card] or COLOUR[card] == colour or FACE[card] == top_face >= 0:
+                if is_wild[card] or card_colour[card] == colour or face[card] == top_face >= 0:
                     if enforced and KIND[card] == C.WILD_DRAW4 and wd4_guilty(state, hand, card):
                         continue
-                    got = plays.get((seat, card, colours if IS_WILD[card] else None))
-                    out += got if got is not None else _plays(seat, card, colours)
+                    out += table[card]
             if not out or (rules.reneging and (state.pile or len(state.discard) > 1)):
                 out.append(_simple(Draw, seat))
-        if rules.uno_call and len(hand) == 2 and not state.uno[seat] and phase in (PLAY, AFTER_DRAW):
+        if rules.uno_call and len(hand) == 2 and not state.uno[seat] and phase <= AFTER_DRAW:
             out.append(_simple(CallUno, seat))
     window = state.uno_window
     if window >= 0:
@@ -81,6 +95,7 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
             out.append(_simple(CallUno, seat))
         else:
             out.append(Catch(seat, window))
+    state.offered = tuple(out)
     return out
 
 

@@ -258,7 +258,26 @@ def _play(state: HandState, action: Play) -> list[Event]:
                 "a card matching the colour or the number of the top card"
             raise IllegalAction(f"you may play a Wild Draw 4 only when you hold no {what[2:]}")
 
-    # ---- valid: mutate from here on
+    return _do_play(state, seat, card, colour, guilty, action.card)
+
+
+def _trusted_play(state: HandState, action: Play) -> list[Event]:
+    """A play `legal_actions` listed for this exact state: only work out what `_play` would have checked."""
+    card = CARD_ID[action.card]
+    if IS_WILD[card]:
+        colour = COLOUR_ID[action.colour]
+        guilty = KIND[card] == C.WILD_DRAW4 and wd4_guilty(state, state.hands[action.seat], card)
+    else:
+        colour = COLOUR[card]
+        guilty = False
+    return _do_play(state, action.seat, card, colour, guilty, action.card)
+
+
+def _do_play(state: HandState, seat: int, card: int, colour: int, guilty: bool, code: str) -> list[Event]:
+    """Play a card already known to be legal: mutate the state and return the events."""
+    rules = state.rules
+    kind = KIND[card]
+    hand = state.hands[seat]
     events: list[Event] = []
     discard = state.discard
     identical = rules.identical_card_skips and card == discard[-1] and C.HAS_SUIT[card]
@@ -269,7 +288,7 @@ def _play(state: HandState, action: Play) -> list[Event]:
     state.drawn = -1
     state.phase = PLAY
     state.stalled = 0
-    events.append(Event("played", {"seat": seat, "card": action.card, "colour": COLOUR_CODES[colour]}))
+    events.append(Event("played", {"seat": seat, "card": code, "colour": COLOUR_CODES[colour]}))
     if rules.ocho_announcement and C.IS_EIGHT[card]:
         events.append(Event("ocho", {"seat": seat}))
     left = len(hand)
@@ -277,7 +296,7 @@ def _play(state: HandState, action: Play) -> list[Event]:
         state.uno_window = seat
     skip = 1 if identical else 0
     if identical:
-        events.append(Event("identical", {"seat": seat, "card": action.card}))
+        events.append(Event("identical", {"seat": seat, "card": code}))
 
     if left == 0:
         # The last card's draws still land (and count when scoring); nobody can answer them any more.
@@ -383,6 +402,21 @@ def _draw(state: HandState, action: Draw) -> list[Event]:
             if not drawable:
                 raise IllegalAction("there is nothing left to draw: you must play a card")
             raise IllegalAction("you hold a card you can play, so you must play it")
+    return _do_draw(state, seat, drawable)
+
+
+def _trusted_draw(state: HandState, action: Draw) -> list[Event]:
+    seat = action.seat
+    if state.pending:
+        return _draw(state, action)
+    return _do_draw(state, seat, can_draw(state))
+
+
+def _do_draw(state: HandState, seat: int, drawable: bool) -> list[Event]:
+    """A normal draw (no draw total pending) already known to be legal."""
+    rules = state.rules
+    hand = state.hands[seat]
+    events: list[Event] = []
     state.uno_window = -1
     if not drawable:
         state.stalled += 1
@@ -530,11 +564,21 @@ _HANDLERS: dict[type, Callable[[HandState, Action], list[Event]]] = {
 }
 
 
+_TRUSTED: dict[type, Callable[[HandState, Action], list[Event]]] = {**_HANDLERS, Play: _trusted_play, Draw: _trusted_draw}
+
+
 def apply(state: HandState, action: Action) -> list[Event]:
     """Apply `action` to `state` in place and return what happened.
 
-    Raises `IllegalAction` (state unchanged) if the rules do not allow it now.
+    Raises `IllegalAction` (state unchanged) if the rules do not allow it now. An action object that
+    `legal_actions` just listed for this very state is known to be legal and is not checked again.
     """
+    offered = state.offered
+    if offered is not None:
+        for legal in offered:
+            if legal is action:
+                state.offered = None
+                return _TRUSTED[type(action)](state, action)
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise IllegalAction(f"{action!r} is not an action")
@@ -543,4 +587,6 @@ def apply(state: HandState, action: Action) -> list[Event]:
         raise IllegalAction(f"there is no seat {seat!r} at this table")
     if state.phase == OVER:
         raise IllegalAction("the hand is over")
-    return handler(state, action)
+    events = handler(state, action)
+    state.offered = None
+    return events

@@ -24,7 +24,7 @@ _FIELDS = ("seats", "hands", "pile", "discard", "colour", "turn", "direction", "
 class HandState:
     """One hand in progress. Mutated in place by `apply`; use `copy()` to branch."""
 
-    __slots__ = ("rules", *_FIELDS, "rng")
+    __slots__ = ("rules", *_FIELDS, "rng", "offered")
 
     rules: RuleSet
     seats: int
@@ -49,6 +49,9 @@ class HandState:
     stalled: int  # consecutive turns in which nobody could play or draw
     blocked: bool  # the hand ended because nobody could play or draw
     rng: random.Random
+    # The actions `legal_actions` last listed for this exact state (None once anything changed): `apply`
+    # trusts an action found there by identity and skips re-validating it. Not part of the state's data.
+    offered: tuple | None
 
     def copy(self) -> HandState:
         new = HandState.__new__(HandState)
@@ -76,6 +79,7 @@ class HandState:
         new.blocked = self.blocked
         new.rng = random.Random()
         new.rng.setstate(self.rng.getstate())
+        new.offered = None
         return new
 
     # ---- convenience -------------------------------------------------------------------------------
@@ -125,6 +129,7 @@ class HandState:
         version, internal, gauss = d["rng"]
         new.rng = random.Random()
         new.rng.setstate((version, tuple(internal), gauss))
+        new.offered = None
         return new
 
     def __eq__(self, other: object) -> bool:

@@ -106,3 +106,33 @@ def test_same_seed_same_hand():
     rules = get_preset("uno-400")
     assert new_hand(rules, 4, seed=9) == new_hand(rules, 4, seed=9)
     assert new_hand(rules, 4, seed=9) != new_hand(rules, 4, seed=10)
+
+
+def test_apply_trusts_only_actions_listed_for_the_same_state():
+    """`apply` skips re-validation only for an action object `legal_actions` listed for this exact state; a
+    stale listed action (the state moved on) or an equal copy is checked in full."""
+    from games.engine import IllegalAction, Play, apply, legal_actions, new_hand
+
+    state = new_hand(get_preset("uno-official"), 3, seed=11)
+    while state.phase != 0:  # play, not choose_colour
+        apply(state, legal_actions(state, state.turn)[0])
+    seat = state.turn
+    listed = legal_actions(state, seat)
+    assert state.offered == tuple(listed)
+    other = state.copy()
+    assert other.offered is None
+    first = listed[0]
+    apply(state, first)
+    assert state.offered is None
+    stale = [a for a in listed if isinstance(a, Play) and a.card not in state.hand_codes(seat)]
+    for action in stale:
+        with pytest.raises(IllegalAction):
+            apply(state, action)
+    # an equal action built from JSON, not the listed object, is validated and gives the same result
+    assert apply(other, engine_action_from(first)) is not None and other == state
+
+
+def engine_action_from(action):
+    from games.engine import action_from_dict
+
+    return action_from_dict(action.to_dict())

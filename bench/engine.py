@@ -36,17 +36,17 @@ PRESET = "uno-official"
 
 def our_move(rng: random.Random, state: engine.HandState) -> engine.Action:
     legal = engine.legal_actions(state, state.turn)
-    plays = []
-    for action in legal:
-        kind = type(action)
-        if kind is CallUno:
-            return action
-        if kind is Play:
-            plays.append(action)
+    # legal_actions lists the plays first; UNO calls, draw, pass, catches... follow them
+    n = len(legal)
+    plays = n
+    while plays and type(legal[plays - 1]) is not Play:
+        plays -= 1
+        if type(legal[plays]) is CallUno:
+            return legal[plays]
     # a uniform pick (what rng.choice does, without its slower _randbelow)
     if plays:
-        return plays[int(rng.random() * len(plays))]
-    return legal[int(rng.random() * len(legal))]
+        return legal[int(rng.random() * plays)]
+    return legal[int(rng.random() * n)]
 
 
 def bench_our_hands(players: int, seconds: float, seed: int) -> tuple[int, int, float]:

@@ -23,10 +23,13 @@ def refill(state: HandState, events: list[Event]) -> bool:
 
 def seen_by(state: HandState, seat: int) -> frozenset[int]:
     """Who may see `seat`'s cards: the seat, and its partner where partners see each other's hands."""
-    rules = state.rules
-    if rules.partners_see_hands:
-        return frozenset((seat, (seat + 2) % 4))
-    return frozenset((seat,))
+    if state.rules.partners_see_hands:
+        return _WITH_PARTNER[seat]
+    return _ALONE[seat]
+
+
+_ALONE = [frozenset((seat,)) for seat in range(16)]
+_WITH_PARTNER = [frozenset((seat, (seat + 2) % 4)) for seat in range(16)]
 
 
 def draw_cards(state: HandState, seat: int, count: int, reason: str, events: list[Event]) -> list[int]:

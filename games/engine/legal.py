@@ -34,16 +34,25 @@ def _simple(cls: type, seat: int) -> Action:
     return got
 
 
-def _play_table(seat: int, colours: tuple[int, ...]) -> list[list[Play]]:
-    """For one seat and set of colours: card id -> the Play actions of that card (one per colour if wild)."""
-    key = (seat, colours)
-    table = _TABLES.get(key)
+# The same per seat, as lists indexed by seat for the hot path (tables hold at most 10 seats).
+_SEATS = range(16)
+_DRAW = [_simple(Draw, s) for s in _SEATS]
+_CALL_UNO = [_simple(CallUno, s) for s in _SEATS]
+_PASS = [_simple(Pass, s) for s in _SEATS]
+
+
+def _play_table(seat: int, suits: bool) -> list[list[Play]]:
+    """For one seat, UNO colours or suits: card id -> the Play actions of that card (one per colour if wild)."""
+    tables = _SUIT_TABLES if suits else _UNO_TABLES
+    table = tables[seat]
     if table is None:
-        table = _TABLES[key] = [_plays(seat, card, colours) for card in range(C.CARD_COUNT)]
+        colours = C.SUIT_COLOURS if suits else C.UNO_COLOURS
+        table = tables[seat] = [_plays(seat, card, colours) for card in range(C.CARD_COUNT)]
     return table
 
 
-_TABLES: dict[tuple[int, tuple[int, ...]], list[list[Play]]] = {}
+_UNO_TABLES: list[list[list[Play]] | None] = [None] * len(_SEATS)
+_SUIT_TABLES: list[list[list[Play]] | None] = [None] * len(_SEATS)
 
 
 def legal_actions(state: HandState, seat: int) -> list[Action]:
@@ -63,7 +72,7 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
         elif phase == AFTER_DRAW:
             out += _plays(seat, state.drawn, colours)
             if rules.pass_after_draw:
-                out.append(_simple(Pass, seat))
+                out.append(_PASS[seat])
         elif state.pending:
             for card in dict.fromkeys(hand):
                 if can_stack(state, card):
@@ -75,7 +84,8 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
             enforced = rules.wd4_restriction != "none" and not rules.challenge
             colour = state.colour
             top_face = FACE[state.discard[-1]]
-            table = _TABLES.get((seat, colours)) or _play_table(seat, colours)
+            suits = rules.deck == "cards"
+            table = (_SUIT_TABLES if suits else _UNO_TABLES)[seat] or _play_table(seat, suits)
             is_wild = IS_WILD
             card_colour = COLOUR
             face = FACE
@@ -86,13 +96,13 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
                         continue
                     out += table[card]
             if not out or (rules.reneging and (state.pile or len(state.discard) > 1)):
-                out.append(_simple(Draw, seat))
+                out.append(_DRAW[seat])
         if rules.uno_call and len(hand) == 2 and not state.uno[seat] and phase <= AFTER_DRAW:
-            out.append(_simple(CallUno, seat))
+            out.append(_CALL_UNO[seat])
     window = state.uno_window
     if window >= 0:
         if window == seat:
-            out.append(_simple(CallUno, seat))
+            out.append(_CALL_UNO[seat])
         else:
             out.append(Catch(seat, window))
     state.offered = tuple(out)

@@ -6,7 +6,7 @@ from . import cards as C
 from .actions import Accept, Action, CallUno, Catch, Challenge, ChooseColour, Draw, Pass, Play
 from .cards import CODE, COLOUR, COLOUR_CODES, FACE, IS_WILD, KIND
 from .play import can_stack, has_playable, wd4_enforced, wd4_guilty
-from .state import AFTER_DRAW, CHALLENGE, CHOOSE_COLOUR, OVER, HandState
+from .state import AFTER_DRAW, CHALLENGE, CHOOSE_COLOUR, OVER, PLAY, HandState
 
 # Actions are immutable, so the same instances are handed out again and again (legal-move generation
 # is on the hot path of bots and benchmarks).
@@ -64,23 +64,7 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
     rules = state.rules
     if seat == state.turn:
         hand = state.hands[seat]
-        colours = rules.colours
-        if phase == CHOOSE_COLOUR:
-            out += [ChooseColour(seat, COLOUR_CODES[c]) for c in colours]
-        elif phase == CHALLENGE:
-            out += [_simple(Challenge, seat), _simple(Accept, seat)]
-        elif phase == AFTER_DRAW:
-            out += _plays(seat, state.drawn, colours)
-            if rules.pass_after_draw:
-                out.append(_PASS[seat])
-        elif state.pending:
-            for card in dict.fromkeys(hand):
-                if can_stack(state, card):
-                    if KIND[card] == C.WILD_DRAW4 and wd4_enforced(state) and wd4_guilty(state, hand, card):
-                        continue
-                    out += _plays(seat, card, colours)
-            out.append(_simple(Draw, seat))
-        else:
+        if phase == PLAY and not state.pending:
             enforced = rules.wd4_restriction != "none" and not rules.challenge
             colour = state.colour
             top_face = FACE[state.discard[-1]]
@@ -97,6 +81,29 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
                     out += table[card]
             if not out or (rules.reneging and (state.pile or len(state.discard) > 1)):
                 out.append(_DRAW[seat])
+            if len(hand) == 2 and rules.uno_call and not state.uno[seat]:
+                out.append(_CALL_UNO[seat])
+            window = state.uno_window
+            if window >= 0:
+                out.append(_CALL_UNO[seat] if window == seat else Catch(seat, window))
+            state.offered = tuple(out)
+            return out
+        colours = rules.colours
+        if phase == CHOOSE_COLOUR:
+            out += [ChooseColour(seat, COLOUR_CODES[c]) for c in colours]
+        elif phase == CHALLENGE:
+            out += [_simple(Challenge, seat), _simple(Accept, seat)]
+        elif phase == AFTER_DRAW:
+            out += _plays(seat, state.drawn, colours)
+            if rules.pass_after_draw:
+                out.append(_PASS[seat])
+        elif state.pending:
+            for card in dict.fromkeys(hand):
+                if can_stack(state, card):
+                    if KIND[card] == C.WILD_DRAW4 and wd4_enforced(state) and wd4_guilty(state, hand, card):
+                        continue
+                    out += _plays(seat, card, colours)
+            out.append(_simple(Draw, seat))
         if rules.uno_call and len(hand) == 2 and not state.uno[seat] and phase <= AFTER_DRAW:
             out.append(_CALL_UNO[seat])
     window = state.uno_window

@@ -9,7 +9,30 @@ from collections.abc import Callable
 
 from . import cards as C
 from .actions import Accept, Action, CallUno, Catch, Challenge, ChooseColour, Draw, Pass, Play
-from .cards import CARD_ID, CODE, COLOUR, COLOUR_CODES, COLOUR_ID, FACE, IS_WILD, KIND
+from .cards import (
+    BLANK,
+    BOO_BLUE,
+    CARD_ID,
+    CODE,
+    COLOUR,
+    COLOUR_CODES,
+    COLOUR_ID,
+    DEAD_RED,
+    DRAW2,
+    FACE,
+    IS_WILD,
+    KIND,
+    NUMBER,
+    REVERSE,
+    SHIELD,
+    SKIP,
+    WILD,
+    WILD_DRAW4,
+    XRAY,
+)
+from .cards import DRAW_AMOUNT as _DRAW_AMOUNT
+from .cards import HAS_SUIT as _HAS_SUIT
+from .cards import IS_EIGHT as _IS_EIGHT
 from .drawing import can_draw, draw_cards
 from .errors import IllegalAction
 from .events import Event
@@ -280,7 +303,7 @@ def _do_play(state: HandState, seat: int, card: int, colour: int, guilty: bool, 
     hand = state.hands[seat]
     events: list[Event] = []
     discard = state.discard
-    identical = rules.identical_card_skips and card == discard[-1] and C.HAS_SUIT[card]
+    identical = rules.identical_card_skips and card == discard[-1] and _HAS_SUIT[card]
     state.uno_window = -1
     hand.remove(card)
     discard.append(card)
@@ -289,7 +312,7 @@ def _do_play(state: HandState, seat: int, card: int, colour: int, guilty: bool, 
     state.phase = PLAY
     state.stalled = 0
     events.append(Event("played", {"seat": seat, "card": code, "colour": COLOUR_CODES[colour]}))
-    if rules.ocho_announcement and C.IS_EIGHT[card]:
+    if rules.ocho_announcement and _IS_EIGHT[card]:
         events.append(Event("ocho", {"seat": seat}))
     left = len(hand)
     if left == 1 and rules.uno_call and not state.uno[seat]:
@@ -300,40 +323,43 @@ def _do_play(state: HandState, seat: int, card: int, colour: int, guilty: bool, 
 
     if left == 0:
         # The last card's draws still land (and count when scoring); nobody can answer them any more.
-        amount = C.DRAW_AMOUNT[card]
+        amount = _DRAW_AMOUNT[card]
         if amount:
             victim = _draw_victim(state, seat, skip)
             total = state.pending + amount
             state.pending = 0
             draw_cards(state, victim, total, "draw_card", events)
-        elif kind == C.DEAD_RED:
+        elif kind == DEAD_RED:
             _dead_red(state, seat, True, events)
-        elif kind == C.BOO_BLUE:
+        elif kind == BOO_BLUE:
             _boo_blue(state, seat, True, events)
         _end_hand(state, seat, events)
         return events
 
-    if kind == C.NUMBER or kind == C.WILD or kind == C.BLANK:
-        _advance(state, seat, 1 + skip, events)
-    elif kind == C.SKIP:
+    if kind == NUMBER or kind == WILD or kind == BLANK:
+        if skip:
+            _advance(state, seat, 2, events)
+        else:
+            state.turn = (seat + state.direction) % state.seats
+    elif kind == SKIP:
         _advance(state, seat, 2 + skip, events)
-    elif kind == C.REVERSE:
+    elif kind == REVERSE:
         if state.seats == 2 and rules.two_player_rules:
             _advance(state, seat, 2 + skip, events)
         else:
             state.direction = -state.direction
             events.append(Event("reversed", {"seat": seat, "direction": "left" if state.direction > 0 else "right"}))
             _advance(state, seat, 1 + skip, events)
-    elif kind == C.DRAW2 or kind == C.WILD_DRAW4:
-        amount = C.DRAW_AMOUNT[card]
-        if kind == C.WILD_DRAW4 and rules.wd4_unavoidable:
+    elif kind == DRAW2 or kind == WILD_DRAW4:
+        amount = _DRAW_AMOUNT[card]
+        if kind == WILD_DRAW4 and rules.wd4_unavoidable:
             victim = state.next_seat(seat)
             total = state.pending + amount
             state.pending = 0
             state.pending_from = -1
             draw_cards(state, victim, total, "draw_card", events)
             _advance(state, seat, 2, events)
-        elif kind == C.WILD_DRAW4 and rules.challenge:
+        elif kind == WILD_DRAW4 and rules.challenge:
             victim = state.next_seat(seat)
             state.phase = CHALLENGE
             state.pending = amount
@@ -357,7 +383,7 @@ def _do_play(state: HandState, seat: int, card: int, colour: int, guilty: bool, 
             state.resume_after = -1
             draw_cards(state, victim, total, "draw_card", events)
             _advance(state, seat, 2 + skip, events)
-    elif kind == C.SHIELD:
+    elif kind == SHIELD:
         if state.pending:
             target = state.pending_from
             if state.resume_after < 0:
@@ -367,13 +393,13 @@ def _do_play(state: HandState, seat: int, card: int, colour: int, guilty: bool, 
             events.append(Event("shielded", {"seat": seat, "to": target, "total": state.pending}))
         else:
             _advance(state, seat, 1 + skip, events)
-    elif kind == C.XRAY:
+    elif kind == XRAY:
         _xray(state, seat, events)
         _advance(state, seat, 1, events)
-    elif kind == C.DEAD_RED:
+    elif kind == DEAD_RED:
         _dead_red(state, seat, False, events)
         _advance(state, seat, 1 + skip, events)
-    elif kind == C.BOO_BLUE:
+    elif kind == BOO_BLUE:
         _boo_blue(state, seat, False, events)
         _advance(state, seat, 1 + skip, events)
     return events

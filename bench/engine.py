@@ -59,7 +59,7 @@ def bench_our_hands(players: int, seconds: float, seed: int) -> tuple[int, int, 
     while time.perf_counter() < deadline:
         state = new_hand(rules, players, seed=rng.getrandbits(32))
         while state.phase != OVER:
-            apply(state, our_move(rng, state))
+            apply(state, our_move(rng, state), False)
             moves += 1
         hands += 1
     return hands, moves, time.perf_counter() - start
@@ -76,7 +76,7 @@ def bench_our_games(players: int, seconds: float, seed: int) -> tuple[int, int, 
         while True:
             state = game.hand
             while state.phase != OVER:
-                game.apply(our_move(rng, state))
+                game.apply(our_move(rng, state), False)
                 moves += 1
             hands += 1
             if game.over:

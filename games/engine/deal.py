@@ -111,6 +111,7 @@ def start_hand(rules: RuleSet, seats: int, *, seed: int | None = None, deck: lis
     state.blocked = False
     state.rng = rng
     state.offered = None
+    state.quiet = False
     events.append(Event("hand_started", {"seats": seats, "dealer": dealer, "hand_size": size}))
     for seat in range(seats):
         events.append(Event("dealt", {"seat": seat, "count": size}, {"cards": [CODE[c] for c in hands[seat]]},

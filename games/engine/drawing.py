@@ -46,6 +46,8 @@ def draw_cards(state: HandState, seat: int, count: int, reason: str, events: lis
     hand += got
     if state.uno[seat] and (state.rules.uno_recall or len(hand) >= 3):
         state.uno[seat] = False
+    if state.quiet:
+        return got
     events.append(Event("drew", {"seat": seat, "count": len(got), "reason": reason},
                         {"cards": [CODE[c] for c in got]}, seen_by(state, seat)))
     return got

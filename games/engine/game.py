@@ -95,14 +95,17 @@ class Game:
         self.dealer = self.active[self.hand.dealer]
         return events
 
-    def apply(self, action: Action) -> list[Event]:
-        """Apply an action to the current hand; when it ends, score it (a `hand_scored` event follows)."""
+    def apply(self, action: Action, events: bool = True) -> list[Event]:
+        """Apply an action to the current hand; when it ends, score it (a `hand_scored` event follows).
+        `events=False`: the same, returning no events (see `engine.apply`)."""
         if self.hand is None or self.over:
             raise EngineError("the game is over" if self.over else "no hand has been dealt")
-        events = apply_action(self.hand, action)
+        happened = apply_action(self.hand, action, events)
         if self.hand.phase == OVER:
-            events.append(self._score())
-        return events
+            scored = self._score()
+            if events:
+                happened.append(scored)
+        return happened
 
     def _score(self) -> Event:
         hand = self.hand

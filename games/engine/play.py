@@ -176,8 +176,9 @@ def _advance(state: HandState, seat: int, steps: int, events: list[Event]) -> No
     if steps > n:
         steps = n
     d = state.direction
-    for i in range(1, steps):
-        events.append(Event("skipped", {"seat": (seat + d * i) % n}))
+    if not state.quiet:
+        for i in range(1, steps):
+            events.append(Event("skipped", {"seat": (seat + d * i) % n}))
     state.turn = (seat + d * steps) % n
 
 
@@ -311,7 +312,8 @@ def _do_play(state: HandState, seat: int, card: int, colour: int, guilty: bool, 
     state.drawn = -1
     state.phase = PLAY
     state.stalled = 0
-    events.append(Event("played", {"seat": seat, "card": code, "colour": COLOUR_CODES[colour]}))
+    if not state.quiet:
+        events.append(Event("played", {"seat": seat, "card": code, "colour": COLOUR_CODES[colour]}))
     if rules.ocho_announcement and _IS_EIGHT[card]:
         events.append(Event("ocho", {"seat": seat}))
     left = len(hand)
@@ -465,7 +467,8 @@ def _do_draw(state: HandState, seat: int, drawable: bool) -> list[Event]:
             return events
         if not rules.draw_until_playable or not can_draw(state):
             break
-    events.append(Event("passed", {"seat": seat, "reason": "no_play"}))
+    if not state.quiet:
+        events.append(Event("passed", {"seat": seat, "reason": "no_play"}))
     _advance(state, seat, 1, events)
     return events
 
@@ -593,12 +596,21 @@ _HANDLERS: dict[type, Callable[[HandState, Action], list[Event]]] = {
 _TRUSTED: dict[type, Callable[[HandState, Action], list[Event]]] = {**_HANDLERS, Play: _trusted_play, Draw: _trusted_draw}
 
 
-def apply(state: HandState, action: Action) -> list[Event]:
+def apply(state: HandState, action: Action, events: bool = True) -> list[Event]:
     """Apply `action` to `state` in place and return what happened.
 
     Raises `IllegalAction` (state unchanged) if the rules do not allow it now. An action object that
     `legal_actions` just listed for this very state is known to be legal and is not checked again.
+    `events=False` (simulations, benchmarks) makes the same move without building the commonest events
+    (played, drew, skipped, passed) and returns an empty list; the state is the same either way.
     """
+    if not events:
+        state.quiet = True
+        try:
+            apply(state, action)
+        finally:
+            state.quiet = False
+        return []
     offered = state.offered
     if offered is not None:
         for legal in offered:

@@ -24,7 +24,7 @@ _FIELDS = ("seats", "hands", "pile", "discard", "colour", "turn", "direction", "
 class HandState:
     """One hand in progress. Mutated in place by `apply`; use `copy()` to branch."""
 
-    __slots__ = ("rules", *_FIELDS, "rng", "offered")
+    __slots__ = ("rules", *_FIELDS, "rng", "offered", "quiet")
 
     rules: RuleSet
     seats: int
@@ -52,6 +52,7 @@ class HandState:
     # The actions `legal_actions` last listed for this exact state (None once anything changed): `apply`
     # trusts an action found there by identity and skips re-validating it. Not part of the state's data.
     offered: tuple | None
+    quiet: bool  # True only inside `apply(..., events=False)`: the commonest events are not built
 
     def copy(self) -> HandState:
         new = HandState.__new__(HandState)
@@ -80,6 +81,7 @@ class HandState:
         new.rng = random.Random()
         new.rng.setstate(self.rng.getstate())
         new.offered = None
+        new.quiet = False
         return new
 
     # ---- convenience -------------------------------------------------------------------------------
@@ -130,6 +132,7 @@ class HandState:
         new.rng = random.Random()
         new.rng.setstate((version, tuple(internal), gauss))
         new.offered = None
+        new.quiet = False
         return new
 
     def __eq__(self, other: object) -> bool:

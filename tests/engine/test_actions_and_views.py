@@ -136,3 +136,18 @@ def engine_action_from(action):
     from games.engine import action_from_dict
 
     return action_from_dict(action.to_dict())
+
+
+@pytest.mark.parametrize("preset, seats", [("uno-official", 2), ("ocho-plato", 4), ("ocho-cards", 3)])
+def test_apply_without_events_reaches_the_same_state(preset, seats):
+    """`apply(state, action, events=False)` returns no events and leaves exactly the state `apply` does."""
+    from games.engine import apply, legal_actions, new_hand
+
+    rng = random.Random(3)
+    loud = new_hand(get_preset(preset), seats, seed=8)
+    quiet = loud.copy()
+    while not loud.over:
+        action = rng.choice(legal_actions(loud, loud.turn))
+        assert apply(loud, action)
+        assert apply(quiet, action, events=False) == []
+        assert quiet == loud and not quiet.quiet

@@ -604,19 +604,31 @@ def apply(state: HandState, action: Action, events: bool = True) -> list[Event]:
     `events=False` (simulations, benchmarks) makes the same move without building the commonest events
     (played, drew, skipped, passed) and returns an empty list; the state is the same either way.
     """
-    if not events:
-        state.quiet = True
-        try:
-            apply(state, action)
-        finally:
-            state.quiet = False
-        return []
     offered = state.offered
     if offered is not None:
         for legal in offered:
             if legal is action:
                 state.offered = None
-                return _TRUSTED[type(action)](state, action)
+                handler = _TRUSTED[type(action)]
+                if events:
+                    return handler(state, action)
+                state.quiet = True
+                try:
+                    handler(state, action)
+                finally:
+                    state.quiet = False
+                return []
+    if not events:
+        state.quiet = True
+        try:
+            _checked_apply(state, action)
+        finally:
+            state.quiet = False
+        return []
+    return _checked_apply(state, action)
+
+
+def _checked_apply(state: HandState, action: Action) -> list[Event]:
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise IllegalAction(f"{action!r} is not an action")

@@ -73,16 +73,24 @@ def database_from_env(sqlite_path: Path, environ=os.environ) -> dict:
 def channel_layers_from_env(environ=os.environ) -> dict:
     """Channels' in-memory layer for one process, or channels-redis for several workers.
 
-    The pub/sub layer is used with Redis: it keeps no per-channel queues in Redis and scales with
-    workers. Private hands pass through Redis, so messages are encrypted when CHANNEL_LAYER_KEY is set.
+    With Redis, channels-redis 4.3's pub/sub layer: it keeps no per-channel queues in Redis (a message
+    for a socket that went away is simply dropped) and each worker process holds one subscribing and
+    one publishing connection per Redis host (publishes are serialised by a lock; the layer has no
+    connection-pool size to tune, unlike the list-based ``RedisChannelLayer``).
+
+    ``CHANNEL_LAYER_KEY`` (comma-separated for a rotation: the first encrypts, all decrypt) turns on
+    the layer's Fernet encryption of every message. Our table messages carry no card ("changed,
+    version N" and presence), but nothing in Redis should be readable by whoever can read Redis.
     """
     url = environ.get("REDIS_URL", "").strip()
     if not url:
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     host: dict = {"address": url}
-    return {
-        "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [host]},
-        }
-    }
+    config: dict = {"hosts": [host], "prefix": environ.get("CHANNEL_LAYER_PREFIX", "asgi").strip() or "asgi"}
+    keys = env_list("CHANNEL_LAYER_KEY", default=[], environ=environ)
+    if keys:
+        if any(len(key) < 32 for key in keys):
+            raise ImproperlyConfigured("CHANNEL_LAYER_KEY must be 32+ random characters "
+                                       "(python -c 'import secrets; print(secrets.token_urlsafe(40))').")
+        config["symmetric_encryption_keys"] = keys
+    return {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": config}}

@@ -84,6 +84,9 @@ ASGI_APPLICATION = "config.asgi.application"
 
 DATABASES = {"default": database_from_env(BASE_DIR / "db.sqlite3")}
 CHANNEL_LAYERS = channel_layers_from_env()
+# Production runs the timer/bot sweeper as its own process (`manage.py run_sweeper`) and sets this to 0
+# for the ASGI workers (games/services/timers.py).
+LIVE_SWEEPER_IN_PROCESS = env_bool("LIVE_SWEEPER_IN_PROCESS", default=True)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -101,8 +101,9 @@ def parse_message(text_data: str | None, bytes_data: bytes | None) -> dict:
         move_id = content.get("id", "")
         if move_id is None:
             move_id = ""
-        if not isinstance(move_id, str) or len(move_id) > MAX_MOVE_ID:
-            raise BadMessage(f"'id' must be a string of at most {MAX_MOVE_ID} characters")
+        if not isinstance(move_id, str) or len(move_id) > MAX_MOVE_ID or not move_id.isprintable():
+            # Printable only: the id is stored, and PostgreSQL text cannot hold NUL or other controls.
+            raise BadMessage(f"'id' must be a string of at most {MAX_MOVE_ID} printable characters")
         content["id"] = move_id
     return content
 

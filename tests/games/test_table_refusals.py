@@ -86,6 +86,8 @@ async def test_a_player_cannot_act_for_another_seat_nor_a_spectator_at_all():
     ('{"type": "move", "version": 1, "action": "draw"}', "'action' must be an object"),
     ('{"type": "move", "version": 1, "action": {"type": "draw"}, "id": 7}', "'id' must be a string"),
     ('{"type": "move", "version": 1, "action": {"type": "draw"}, "id": "' + "x" * 65 + '"}', "'id' must be a string"),
+    # Found by the fuzz on PostgreSQL: a NUL in the id reached the database and was answered 'unavailable'.
+    ('{"type": "move", "version": 1, "action": {"type": "draw"}, "id": "a\\u0000b"}', "printable characters"),
     ('{"type": "move", "version": 1, "action": {"type": "jump"}}', "unknown action type 'jump'"),
     ('{"type": "move", "version": 1, "action": {"type": "draw", "card": "R1"}}', "unexpected field(s) for 'draw'"),
     ('{"type": "move", "version": 1, "action": {"type": "catch", "target": "x"}}', "'target' must be a seat"),

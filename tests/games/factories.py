@@ -58,13 +58,14 @@ class Socket:
         self.state: dict | None = None
 
     async def connect(self) -> dict:
-        connected, code = await self.comm.connect()
+        # Generous: the connect runs a few queries, and a loaded 2-core CI machine can take over a second.
+        connected, code = await self.comm.connect(timeout=10)
         assert connected, f"refused with {code}"
         first = await self.receive()
         assert first["type"] == "state", first
         return first
 
-    async def receive(self, timeout: float = 3, presence: bool = False) -> dict:
+    async def receive(self, timeout: float = 10, presence: bool = False) -> dict:
         """The next frame (`presence` frames are recorded but skipped unless asked for)."""
         while True:
             raw = await self.comm.receive_from(timeout=timeout)

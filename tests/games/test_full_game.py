@@ -91,7 +91,7 @@ async def test_a_whole_game_with_sockets_and_bots_to_the_target(preset, target):
     slug = await database_sync_to_async(lambda: tgame.table.round.event.slug)()
     board.comm = WebsocketCommunicator(application, f"/ws/events/{slug}/", headers=[ORIGIN])
     board.frames, board.state = [], None
-    assert (await board.comm.connect())[0]
+    assert (await board.comm.connect(timeout=10))[0]
     await board.comm.receive_json_from()
     steps = 0
     while True:

@@ -1,0 +1,19 @@
+"""Settings of the server `bench/live.py` starts: the site's own (`config.settings`, from the same
+environment: DATABASE_URL, REDIS_URL...) with the bare relay mounted and the per-socket rate limit
+lifted, so that a table can move as fast as the server allows. `BENCH_DB_NAME` points the server at
+another database name on the same server (the test database, when the harness runs under pytest)."""
+
+import os
+
+from config.settings import *  # noqa: F403
+from config.settings import DATABASES
+
+BENCH_RELAY = True
+LIVE_SOCKET_RATE_LIMIT = (1_000_000, 1.0)
+# The harness runs `manage.py run_sweeper` as production does; with the in-memory channel layer (no
+# REDIS_URL) that process could not reach the sockets, so the worker sweeps itself.
+LIVE_SWEEPER_IN_PROCESS = os.environ.get("BENCH_SWEEPER_IN_PROCESS") == "1"
+LIVE_NEXT_HAND_SECONDS = float(os.environ.get("BENCH_NEXT_HAND_SECONDS", "0.2"))
+if os.environ.get("BENCH_DB_NAME"):
+    DATABASES["default"]["NAME"] = os.environ["BENCH_DB_NAME"]
+ALLOWED_HOSTS = [*ALLOWED_HOSTS, "127.0.0.1"]  # noqa: F405

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
 import random
@@ -549,18 +550,31 @@ def report(name: str, stats: Stats, elapsed: float, moves: int, usage: dict) -> 
     print(f"       errors {row['errors'] or 0}, gaps {row['gaps']}, duplicates {row['duplicates']}, "
           f"unanswered {row['unanswered']}, {row['frames']} frames of {row['bytes_per_frame']:.0f} B on average")
     print("       CPU (share of one core) / RSS: " + ", ".join(
-        f"{k} {v['cpu']:.0%} / {v['rss']:.0f} MiB" for k, v in usage["usage"].items()))
+        f"{k} {v['cpu']:.0%} / {v['rss_before']:.0f}->{v['rss']:.0f} MiB" for k, v in usage["usage"].items()))
     return row
 
 
 def measure(groups: dict[str, list[int]]):
-    before = {k: cpu_seconds(v) for k, v in groups.items()}
+    """CPU (share of one core) over the phase, RSS before the sockets open and at the end, per group."""
+    # A group is a list of pids or a function finding them again (PostgreSQL starts a process per
+    # connection): a process that appeared during the phase counts with all its CPU time, one that
+    # ended during the phase is missed.
+    def pids(k) -> list[int]:
+        return groups[k]() if callable(groups[k]) else groups[k]
+
+    start_pids = {k: pids(k) for k in groups}
+    before = {k: {p: cpu_seconds([p]) for p in v} for k, v in start_pids.items()}
+    rss_before = {k: rss_mib(v) for k, v in start_pids.items()}
     t0 = time.perf_counter()
 
     def done() -> dict:
         wall = time.perf_counter() - t0
-        return {"usage": {k: {"cpu": (cpu_seconds(v) - before[k]) / wall, "rss": rss_mib(v)}
-                          for k, v in groups.items()}}
+        usage = {}
+        for k in groups:
+            now = pids(k)
+            used = sum(cpu_seconds([p]) - before[k].get(p, 0.0) for p in now)
+            usage[k] = {"cpu": used / wall, "rss": rss_mib(now), "rss_before": rss_before[k]}
+        return {"usage": usage}
     return done
 
 
@@ -572,10 +586,9 @@ async def bench(args, url: str, tables: list[Table], watchers: list[str], site: 
         groups = {"workers": site.server_pids(), **groups}
         if site.sweeper is not None:
             groups["sweeper"] = [site.sweeper.pid]
-    for label, names in (("postgres", ("postgres",)), ("redis", ("redis-server",))):
-        found = pids_named(*names)
-        if found:
-            groups[label] = found
+    for label, name in (("postgres", "postgres"), ("redis", "redis-server")):
+        if pids_named(name):  # local servers only
+            groups[label] = functools.partial(pids_named, name)
     rows, game_clients = [], []
     phases = [("game", False)] + ([] if args.no_relay else [("relay", True)])
     for name, relay in phases:

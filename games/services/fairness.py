@@ -60,11 +60,16 @@ def is_revealed(number: int, hands_finished: int, game_closed: bool) -> bool:
     return number < hands_finished or game_closed
 
 
+SHOWN_HANDS = 2  # a message carries the newest hand's record and the one before it (the last reveal)
+
+
 def public_shuffles(shuffles: list[dict[str, Any]], hands_finished: int, game_closed: bool) -> list[dict[str, Any]]:
-    """What every viewer may see: per hand its commitment, and its seed and salt once it is over.
-    `hand` is 1-based, like `game.hand_number`."""
+    """What every viewer may see: the newest hands' commitments, and the seed and salt of those that are
+    over. `hand` is 1-based, like `game.hand_number`. Only the last `SHOWN_HANDS` hands travel with each
+    message (a record is ~200 bytes, a game may have dozens of hands): the deal of each hand carries its
+    commitment, the update that ends it carries its reveal, and /play/verify/?game=<id> lists them all."""
     out = []
-    for r in shuffles or []:
+    for r in (shuffles or [])[-SHOWN_HANDS:]:
         shown = is_revealed(r["hand"], hands_finished, game_closed)
         out.append({"hand": r["hand"] + 1, "commitment": r["commitment"],
                     "seed": r["seed"] if shown else None, "salt": r["salt"] if shown else None})

@@ -38,6 +38,11 @@ def test_commitments_hide_the_seed_until_the_hand_is_over():
     assert shown == [{"hand": 1, "commitment": "a", "seed": "1", "salt": "s"},
                      {"hand": 2, "commitment": "b", "seed": None, "salt": None}]
     assert all(r["seed"] for r in fairness.public_shuffles(records, 1, True))  # the game was closed
+    # a message carries only the newest hand and the one before it (the last reveal), however long the game
+    many = [{"hand": n, "commitment": f"c{n}", "seed": str(n), "salt": "s"} for n in range(30)]
+    assert fairness.public_shuffles(many, 29, False) == [
+        {"hand": 29, "commitment": "c28", "seed": "28", "salt": "s"},
+        {"hand": 30, "commitment": "c29", "seed": None, "salt": None}]
 
 
 @database_sync_to_async
@@ -100,10 +105,12 @@ async def test_no_frame_carries_a_hands_seed_before_the_hand_is_over_and_every_h
                     number = shown["hand"] - 1
                     if number >= info["hands_played"] and info["status"] != "finished":
                         assert shown["seed"] is None and shown["salt"] is None
-        # every viewer saw every hand's commitment, and at the end every seed and salt
+        # every viewer saw every hand's commitment (each with its deal), and at the end the last reveals;
+        # a message never carries more than the newest two hands (the verify page lists them all)
         assert committed == {r["commitment"] for r in records}
+        assert all(len(f["game"]["shuffles"]) <= fairness.SHOWN_HANDS for f in s.frames if f.get("game"))
         final = s.state["game"]["shuffles"]
-        assert [(x["seed"], x["salt"]) for x in final] == [(r["seed"], r["salt"]) for r in records]
+        assert [(x["seed"], x["salt"]) for x in final] == [(r["seed"], r["salt"]) for r in records[-2:]]
     # the commitment of a hand reached the players with its deal, before any move of that hand
     for r in records:
         deal = [f for f in players[0].frames if f.get("version") == r["version"] and f["type"] in ("update", "state")]

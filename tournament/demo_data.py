@@ -125,12 +125,13 @@ def load_demo() -> DemoLogins:
 
 
 def _open_exhibition_table(event: Event):
-    """A table of four bots playing the event's rules live, for anyone to watch (made once)."""
+    """A table of four bots playing the event's rules live, for anyone to watch (made once). No explicit
+    seed: like every production table its hands use secret seeds, published only after each hand."""
     from games.models import LiveGame
     from games.services.lifecycle import create_demo_bot_table
 
     existing = LiveGame.objects.filter(kind=LiveGame.Kind.EXHIBITION, title__startswith=event.name).first()
-    return existing or create_demo_bot_table(event, seats=4, seed=DEMO_SEED)
+    return existing or create_demo_bot_table(event, seats=4)
 
 
 def _play_first_round(event: Event, organizer) -> None:

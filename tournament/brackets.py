@@ -33,13 +33,24 @@ STANDARD = "standard"
 CHALLENGE = "challenge"
 PARTNERS = "partners"
 PARTNERS_ROTATION = "partners_rotation"
+PARTNERS_ROTATION_8 = "partners_rotation_8"
 GAME_FORMATS = {
     STANDARD: "One game to the target (the event's rules)",
     CHALLENGE: "Challenge UNO: caught points add up, a player at the target is out, last one left wins",
     PARTNERS: "Partners: two teams of two, partners opposite (tables of 4)",
     PARTNERS_ROTATION: "Partner rotation: every other player as partner for four hands (tables of 4: 12 hands)",
+    PARTNERS_ROTATION_8: "Partner rotation for eight: two tables of 4 that change every four hands, every other "
+                         "player as partner for four hands (groups of 8: 28 hands)",
 }
 FOUR_ONLY = {PARTNERS, PARTNERS_ROTATION}
+ROTATIONS = {PARTNERS_ROTATION: 4, PARTNERS_ROTATION_8: 8}  # format -> players ranked together (a group)
+GROUPS_OF_8 = {PARTNERS_ROTATION_8}  # a stage "table" is a group of 8 playing at two tables of 4
+
+
+def stage_bounds(game_format: str, min_size: int, max_size: int) -> tuple[int, int]:
+    """Bounds of a stage's ranking units: the event's table sizes, or groups of exactly 8 for the
+    eight-player rotation (whose games are played at tables of 4, within the event's bounds or not)."""
+    return (8, 8) if game_format in GROUPS_OF_8 else (min_size, max_size)
 
 
 class BracketError(ValueError):
@@ -120,11 +131,13 @@ def _default_advance(sizes: Sequence[int], byes: int, min_size: int, max_size: i
     return smallest - 1
 
 
-def plan_stages(field: int, min_size: int, max_size: int, advance: Sequence[int] | None = None) -> BracketPlan:
+def plan_stages(field: int, min_size: int, max_size: int, advance: Sequence[int] | None = None,
+                bounds_for: Callable[[int], tuple[int, int]] | None = None) -> BracketPlan:
     """The stages of a bracket for ``field`` players at tables of ``min_size``..``max_size``.
 
     ``advance`` lists how many go on from each table, stage by stage; the last value repeats for later
     stages, and where it is missing the fewest that keep the next stage seatable (1 where possible).
+    ``bounds_for(stage number)`` may give a stage other bounds (groups of 8 for the eight-player rotation).
     """
     _check_bounds(min_size, max_size)
     if field < 2:
@@ -136,8 +149,10 @@ def plan_stages(field: int, min_size: int, max_size: int, advance: Sequence[int]
         raise BracketError("At least one player must go on from every table.")
     stages: list[StagePlan] = []
     current = field
+    event_bounds = (min_size, max_size)
     while True:
         number = len(stages) + 1
+        min_size, max_size = bounds_for(number) if bounds_for else event_bounds
         if current <= max_size:
             if current < min_size:
                 raise BracketError(
@@ -161,7 +176,7 @@ def plan_stages(field: int, min_size: int, max_size: int, advance: Sequence[int]
             raise BracketFatalError(f"stage {number} does not shrink the field ({current} → {following})")
         stages.append(StagePlan(number, current, sizes, byes, m))
         current = following
-    return BracketPlan(tuple(stages), min_size, max_size)
+    return BracketPlan(tuple(stages), *event_bounds)
 
 
 @dataclass(frozen=True)
@@ -223,6 +238,9 @@ def seat_stage(seeds: Sequence[PlayerId], stage: StagePlan, game_format: str = S
     if game_format in FOUR_ONLY and any(size != 4 for size in stage.table_sizes):
         raise BracketError(f"{GAME_FORMATS[game_format]} needs tables of exactly 4; stage {stage.number} "
                            f"has tables of {sorted(set(stage.table_sizes))}.")
+    if game_format in GROUPS_OF_8 and any(size != 8 for size in stage.table_sizes):
+        raise BracketError(f"The partner rotation for eight needs groups of exactly 8; stage {stage.number} "
+                           f"has groups of {sorted(set(stage.table_sizes))}.")
     byes, rest = seeds[:stage.byes], seeds[stage.byes:]
     count = stage.tables
     tables: list[list] = [[] for _ in range(count)]

@@ -97,10 +97,18 @@ class Game(models.Model):
     winner = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="games_won")
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    seat_order = models.JSONField(
+        default=list, blank=True,
+        help_text="Partner rotation: the table's seat numbers playing this block, in game seat order (0+2 and "
+                  "1+3 partners). Empty: every seat of the table, in seat order.")
 
     class Meta:
         ordering = ["table", "number"]
         constraints = [models.UniqueConstraint(fields=["table", "number"], name="unique_game_number")]
+
+    def game_seat_numbers(self, table_seat_numbers) -> list[int]:
+        """The table's seat numbers in game seat order (game seat i is the i-th)."""
+        return list(self.seat_order) if self.seat_order else sorted(table_seat_numbers)
 
     def __str__(self) -> str:
         return f"{self.table} game {self.number}"

@@ -57,6 +57,11 @@ class LiveGame(models.Model):
     missed_turns = models.JSONField(default=list, blank=True, help_text="Missed turns in a row, per seat.")
     bot_takeover = models.JSONField(default=list, blank=True, help_text="Per seat: a bot plays for the player.")
     hand_started_at = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="When the organizer paused the tournament game: the turn timer and the next deal wait, and "
+                  "on resume they are moved on by the time paused (games.services.lifecycle).",
+    )
     shuffle_key = models.CharField(
         max_length=64, blank=True,
         help_text="Secret the per-hand shuffle seeds are derived from (HMAC-SHA256); never sent.",
@@ -138,13 +143,17 @@ class LiveMove(models.Model):
 class LiveConnection(models.Model):
     """An open player socket at a table (spectators are not recorded): tells the table who is there.
 
-    Rows are removed when the socket closes; a worker that dies leaves its rows until the player
-    reconnects and leaves again, so "connected" is a hint for the table, never a rule of play."""
+    Rows are removed when the socket closes. The worker holding the socket refreshes `last_seen`
+    (`games.services.presence`); a row not refreshed for a while was left by a worker that died, and
+    counts as gone (any live worker deletes it and tells the table). "Connected" is a hint for the
+    table, never a rule of play."""
 
     live_game = models.ForeignKey(LiveGame, on_delete=models.CASCADE, related_name="connections")
     seat = models.PositiveSmallIntegerField()
     channel_name = models.CharField(max_length=200, unique=True)
     connected_at = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(null=True, blank=True, db_index=True,
+                                     help_text="Last heartbeat of the worker holding the socket.")
 
     class Meta:
         indexes = [models.Index(fields=["live_game", "seat"], name="live_connection_seat")]

@@ -60,11 +60,13 @@ def live_game_for(tgame, seed: int | None = None) -> LiveGame:
     rules = _rules_for_table(tgame.table) or rules_for_event(event)
     if tgame.target_score and tgame.target_score != rules.target:
         rules = rules.with_overrides(target=tgame.target_score)
-    seats = Seat.objects.filter(table_id=tgame.table_id).count()
+    # A partner rotation's block plays some of the table's seats (Game.seat_order); other games all of them.
+    seats = len(tgame.seat_order) or Seat.objects.filter(table_id=tgame.table_id).count()
     rules.check_seats(seats)
+    block = f", game {tgame.number}" if tgame.seat_order else ""
     live = LiveGame(
         kind=LiveGame.Kind.TOURNAMENT, game=tgame, seat_count=seats,
-        title=f"{event.name} – round {tgame.table.round.number}, table {tgame.table.number}",
+        title=f"{event.name} – round {tgame.table.round.number}, table {tgame.table.number}{block}",
         turn_seconds=event.turn_seconds, missed_turns_before_bot=event.missed_turns_before_bot,
     )
     try:
@@ -151,3 +153,48 @@ def create_demo_bot_table(event=None, seats: int = 4, preset: str = "uno-officia
                     turn_seconds=0, missed_turns_before_bot=0)
     with transaction.atomic():
         return _start(live, rules, seed)
+
+
+# ---- the organizer pauses, resumes or finishes a tournament game ------------------------------------
+
+GAME_PAUSED, GAME_RESUMED, GAME_CLOSED = "game_paused", "game_resumed", "game_closed"
+
+
+def tournament_game_status_changed(tgame, action: str, now=None) -> LiveGame | None:
+    """The organizer paused, resumed or finished `tgame` (call inside that change's transaction, after
+    the game's new status is saved). Pause stops the clock: the turn deadline and the next deal are moved
+    on by the time the game was paused when it resumes, so nobody loses turn time to a pause and no
+    timer fires at the resume. Finish stops the live game. Each is stored as a notice (a new version),
+    so every socket at the table hears of it at once. None if the game has no live table."""
+    from datetime import timedelta
+
+    from games.services.moves import lock_live_game, store_notice
+
+    pk = LiveGame.objects.filter(game_id=tgame.pk).values_list("pk", flat=True).first()
+    if pk is None:
+        return None
+    now = now or timezone.now()
+    live = lock_live_game(pk)
+    if live.status != LiveGame.Status.RUNNING:
+        return live  # the game had already ended at the table
+    game = engine.Game.from_dict(live.state)
+    data: dict = {"by": "organizer"}
+    if action == "pause":
+        kind = GAME_PAUSED
+        live.paused_at = live.paused_at or now
+    elif action == "resume":
+        kind = GAME_RESUMED
+        if live.paused_at is not None:
+            gap = max(now - live.paused_at, timedelta(0))
+            live.deadline = live.deadline + gap if live.deadline else None
+            live.next_hand_at = live.next_hand_at + gap if live.next_hand_at else None
+            data["paused_seconds"] = round(gap.total_seconds())
+        live.paused_at = None
+    elif action == "finish":
+        kind = GAME_CLOSED
+        live.status = LiveGame.Status.FINISHED
+        live.deadline = live.next_hand_at = live.paused_at = None
+    else:
+        raise ValueError(f"unknown game action {action!r}")
+    store_notice(live, game, seat_holders(live), kind, data)
+    return live

@@ -223,6 +223,7 @@ def change_game_status(game: Game, action: str, actor, reason: str = "") -> Game
             fields += ["winner", "finished_at"]
             changes["winner_seat"] = [None, game.winner_id]
         game.save(update_fields=fields)
+        _live_table_follows(game, action)
         round_ = game.table.round
         audit.record(round_.event, actor, f"game.{action}", f"Round {round_.number}, {game}",
                      reason=reason.strip(), changes=changes)
@@ -233,6 +234,13 @@ def change_game_status(game: Game, action: str, actor, reason: str = "") -> Game
     if action == "finish":
         _notify(round_.event)
     return game
+
+
+def _live_table_follows(game: Game, action: str) -> None:
+    """The game's live table stops or restarts its clock, or closes, and tells its sockets (same transaction)."""
+    from games.services.lifecycle import tournament_game_status_changed  # games depends on tournament
+
+    tournament_game_status_changed(game, action)
 
 
 def finish_round_if_done(round_: Round) -> None:

@@ -36,9 +36,10 @@ class LiveASGIServer:
 
     host = "127.0.0.1"
 
-    def __init__(self, db_name: str, settings: dict | None = None) -> None:
+    def __init__(self, db_name: str, settings: dict | None = None, environ: dict | None = None) -> None:
         self.db_name = db_name
         self.settings = settings or {}
+        self.environ = environ or {}  # added to the process's environment (e.g. a test's own REDIS_URL)
         self.port = free_port(self.host)
         self.process: subprocess.Popen | None = None
         self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"live-asgi-{os.getpid()}-{self.port}.log"
@@ -49,6 +50,7 @@ class LiveASGIServer:
 
     def start(self) -> LiveASGIServer:
         env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", PYTHONUNBUFFERED="1")
+        env.update(self.environ)
         env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the server runs like a real one
         command = [sys.executable, "-m", "tests.live_asgi", "--port", str(self.port), "--db-name", self.db_name,
                    "--settings", json.dumps(self.settings)]
@@ -167,3 +169,27 @@ if pytest is not None:
             yield server
         finally:
             server.stop()
+
+    @pytest.fixture
+    def live_asgi_workers(live_asgi_database_cleanup, transactional_db, live_asgi_settings):
+        """``start(settings=None, environ=None)`` starts another Daphne worker on the test database (its own
+        port; ``environ`` adds variables, e.g. another ``REDIS_URL``); every worker still running is stopped at
+        the end. Workers given the same ``REDIS_URL`` share its channel layer, like the processes behind a
+        load balancer."""
+        from django.db import connection
+
+        if connection.vendor == "sqlite" and connection.is_in_memory_db():
+            pytest.fail("the live ASGI server needs a file-based SQLite test database (config/environment.py)")
+        started: list[LiveASGIServer] = []
+
+        def start(settings: dict | None = None, environ: dict | None = None) -> LiveASGIServer:
+            server = LiveASGIServer(str(connection.settings_dict["NAME"]), {**live_asgi_settings, **(settings or {})},
+                                    environ)
+            started.append(server)
+            return server.start()
+
+        try:
+            yield start
+        finally:
+            for server in started:
+                server.stop()

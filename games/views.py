@@ -27,9 +27,17 @@ def _my_tables(user):
         return []
     from tournament.models import Game
 
-    return list(LiveGame.objects.filter(kind=LiveGame.Kind.TOURNAMENT, game__table__seats__player__user=user)
-                .exclude(game__status=Game.Status.FINISHED)
-                .select_related("game").order_by("-created_at").distinct())
+    lives = list(LiveGame.objects.filter(kind=LiveGame.Kind.TOURNAMENT, game__table__seats__player__user=user)
+                 .exclude(game__status=Game.Status.FINISHED)
+                 .select_related("game").order_by("-created_at").distinct())
+    # A partner rotation of eight plays two games at once at one table, each with four of its seats
+    # (`Game.seat_order`): only the one the player sits in is theirs.
+    from tournament.models import Seat
+
+    mine = set(Seat.objects.filter(player__user=user, table_id__in={lv.game.table_id for lv in lives})
+               .values_list("table_id", "number"))
+    return [lv for lv in lives if not lv.game.seat_order
+            or any((lv.game.table_id, n) in mine for n in lv.game.seat_order)]
 
 
 def play_home(request):

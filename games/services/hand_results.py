@@ -20,7 +20,7 @@ def record_live_hand(live: LiveGame, result: engine.HandResult, started_at: date
                      ended_at: datetime) -> Hand:
     """One `Hand` and a `HandScore` per seat dealt in (points left and won, in tournament seat numbers)."""
     tgame = live.game
-    seats = {s.number: s for s in Seat.objects.filter(table_id=tgame.table_id)}
+    seats = _game_seats(tgame)
     # Normally the engine's hand number + 1; an organizer may have recorded a hand by hand meanwhile.
     last = Hand.objects.filter(game=tgame).aggregate(last=Max("number"))["last"] or 0
     hand = Hand.objects.create(
@@ -34,9 +34,17 @@ def record_live_hand(live: LiveGame, result: engine.HandResult, started_at: date
         if left is not None and number in seats
     ])
     from tournament.live import notify_scores_changed
+    from tournament.services.rotations import after_live_hand
 
     notify_scores_changed(tgame.table.round.event)  # sent on commit
+    after_live_hand(live, tgame)  # a partner rotation's block ends after its hands
     return hand
+
+
+def _game_seats(tgame: Game) -> dict[int, Seat]:
+    """Game seat -> tournament seat: the table's seats in order, or a rotation block's `seat_order`."""
+    by_number = {s.number: s for s in Seat.objects.filter(table_id=tgame.table_id)}
+    return {index: by_number[n] for index, n in enumerate(tgame.game_seat_numbers(by_number)) if n in by_number}
 
 
 def finish_tournament_game(live: LiveGame, game: engine.Game, now: datetime) -> None:
@@ -46,7 +54,7 @@ def finish_tournament_game(live: LiveGame, game: engine.Game, now: datetime) -> 
 
     tgame = Game.objects.select_for_update().select_related("table__round__event").get(pk=live.game_id)
     winners = list(game.winners)
-    winner = Seat.objects.filter(table_id=tgame.table_id, number=winners[0]).first() if len(winners) == 1 else None
+    winner = _game_seats(tgame).get(winners[0]) if len(winners) == 1 else None
     before = tgame.status
     tgame.status = Game.Status.FINISHED
     tgame.winner = winner

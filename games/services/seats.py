@@ -34,13 +34,18 @@ def seat_holders(live: LiveGame) -> list[SeatHolder]:
         from tournament.models import Seat
 
         seats = Seat.objects.filter(table__games__pk=live.game_id).select_related("player").order_by("number")
+        order = live.game.seat_order if live.game_id else []
+        if order:  # a partner rotation's block: some of the table's seats, in the block's game seat order
+            by_number = {s.number: s for s in seats}
+            seats = [by_number[n] for n in order if n in by_number]
         out = []
-        for s in seats:
+        for index, s in enumerate(seats):
+            number = index if order else s.number
             if s.player_id is None:
-                out.append(SeatHolder(s.number, s.label, None, s.bot_kind or "heuristic"))
+                out.append(SeatHolder(number, s.label, None, s.bot_kind or "heuristic"))
             else:
                 user_id = s.player.user_id if s.player.is_active else None
-                out.append(SeatHolder(s.number, s.player.display_name, user_id, ""))
+                out.append(SeatHolder(number, s.player.display_name, user_id, ""))
         return out
     kinds = list(live.bot_kinds) + [""] * (live.seat_count - len(live.bot_kinds))
     owner_name = live.owner.get_username() if live.owner_id else "Player"

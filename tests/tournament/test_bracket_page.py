@@ -72,7 +72,7 @@ def test_challenge_eliminations_and_partner_rotations_are_shown(client):
         g.save(update_fields=["status"])
     brackets.advance_bracket(round_two)
     page = client.get(reverse("bracket", args=[event.slug, 2])).content.decode()
-    assert "Partner rotation (3 × 4 hands)" in page and "Hands 1–4:" in page
+    assert "Partner rotation (3 × 4 hands)" in page and "Hands 1–4 (to come):" in page
 
 
 def count_queries(client, url):

@@ -141,3 +141,44 @@ def test_the_event_page_links_plan_next_round(client, played):
     login(client, organizer)
     page = client.get(reverse("admin:tournament_event_changelist")).content.decode()
     assert plan_url(event) in page
+
+
+def test_advancing_from_the_bracket_page_says_what_it_waits_for(client, played):
+    event, organizer = played
+    login(client, organizer)
+    from tournament.services import brackets
+    from tournament.services.brackets import NextRoundOptions
+
+    options = NextRoundOptions(field=16, advance=[1], draw_seed=3)
+    plan = brackets.plan_next_round(event, options)
+    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
+    brackets.start_stage(round_two, 1, organizer)
+    tables = stage_tables(round_two, 1)
+    finish_table(stage_game(round_two, 1, 2), tables[1], organizer)
+    bracket_url = reverse("admin:tournament_event_bracket", args=[event.pk, round_two.pk])
+    page = client.get(bracket_url).content.decode()
+    assert "Waiting:</b> Stage 1: tables 1, 3, 4 still playing." in page
+    page = client.post(bracket_url, {"advance": "1"}, follow=True).content.decode()
+    assert "The bracket is up to date." in page and "Waiting: Stage 1: tables 1, 3, 4 still playing." in page
+    for number in (1, 3, 4):
+        finish_table(stage_game(round_two, 1, number), tables[number - 1], organizer)
+    page = client.post(bracket_url, {"advance": "1"}, follow=True).content.decode()
+    assert "Waiting: Stage 2: not started yet." in page and "Start stage 2" in page
+
+
+def test_a_partner_rotation_is_chosen_in_the_admin_and_its_schedule_shown(client, played):
+    event, organizer = played
+    login(client, organizer)
+    data = {"field": 16, "method": "top", "advance": "1", "per_table": 1, "format_first": "partners_rotation",
+            "format_later": "partners_rotation", "tie_method": "draw"}
+    page = client.get(plan_url(event), data).content.decode()
+    assert 'value="partners_rotation_8"' in page, "the 28-hand format can be chosen"
+    seed = page.split('name="draw_seed" value="')[1].split('"')[0]
+    expected = page.split('name="expected_field" value="')[1].split('"')[0]
+    client.post(plan_url(event), {**data, "draw_seed": seed, "expected_field": expected, "confirm": "1"})
+    round_two = Round.objects.get(event=event, number=2)
+    bracket_url = reverse("admin:tournament_event_bracket", args=[event.pk, round_two.pk])
+    client.post(bracket_url, {"start_stage": "1"})
+    page = client.get(bracket_url).content.decode()
+    assert page.count("Hands 1–4 (playing)") == 4 and page.count("Hands 9–12 (to come)") == 4
+    assert "block 1 (hands 1–4) playing" in page and "Record / correct game 1" in page

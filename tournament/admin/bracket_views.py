@@ -161,8 +161,12 @@ def bracket_round(model_admin, request, event_id, round_id):
             messages.error(request, str(error))
         return redirect(request.path)
     state = brackets.load_bracket(round_)
+    waiting = {}
     for stage_state in state.stages:
-        brackets.stage_advancers(state, stage_state)
+        if brackets.stage_advancers(state, stage_state) is None and stage_state.tables:
+            waiting[stage_state.stage.number] = brackets.waiting_for(stage_state)
+    for stage_state in state.stages:
+        stage_state.waiting = waiting.get(stage_state.stage.number, "")
     removable = [p for p in state.players.values() if p.status not in brackets.ACTIVE]
     context = _context(model_admin, request, event, f"Round {round_.number} of {event}: bracket", round=round_,
                        state=state, removable=removable,
@@ -177,6 +181,8 @@ def _bracket_action(request, round_: Round) -> None:
         number = _int(post["start_stage"])
         started = brackets.start_stage(round_, number, request.user)
         messages.success(request, f"Stage {number} started ({started} game{'s' * (started != 1)}).")
+    elif "advance" in post:
+        _report(request, brackets.advance_bracket(round_))
     elif "tiebreak" in post:
         stage_number, table_number = (_int(v) for v in post["tiebreak"].split(":", 1)) if ":" in post[
             "tiebreak"] else (0, 0)
@@ -187,8 +193,9 @@ def _bracket_action(request, round_: Round) -> None:
         if len(set(places.values())) != len(places):
             raise BracketError("Give every tied player a different place.")
         order = sorted(places, key=lambda p: places[p])
-        brackets.record_tiebreak_hand(round_, stage_number, table_number, order, request.user)
+        result = brackets.record_tiebreak_hand(round_, stage_number, table_number, order, request.user)
         messages.success(request, "Tiebreak hand recorded.")
+        _report(request, result)
     elif "replace" in post:
         player = Player.objects.filter(event=round_.event, pk=_int(post["replace"])).first()
         if player is None:
@@ -198,6 +205,18 @@ def _bracket_action(request, round_: Round) -> None:
                          f"{player} replaced by the next player of their table.")
     else:
         raise BracketError("Unknown action.")
+
+
+def _report(request, result: brackets.AdvanceResult) -> None:
+    """What advancing the bracket did, and what it is waiting for (tables still playing, tiebreaks)."""
+    done = [f"Stage {n} seated." for n in result.built] + [f"Stage {n}'s tables removed (the entrants changed)."
+                                                          for n in result.removed]
+    done += [f"Partner rotation {text} started." for text in result.blocks]
+    if result.champion is not None:
+        done.append(f"Champion: {Player.objects.get(pk=result.champion)}.")
+    messages.success(request, " ".join(done) or "The bracket is up to date.")
+    for text in result.waiting:
+        messages.warning(request, f"Waiting: {text}")
 
 
 def _int(value) -> int:

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from tournament.admin.forms import HandResultForm
 from tournament.admin.scoping import scoped_object
-from tournament.models import Game, Hand, HandScore, Round, Seat
+from tournament.models import Game, Hand, HandScore, Round
 from tournament.services import results, rounds
 
 
@@ -45,7 +45,7 @@ def record_hand(model_admin, request, game_id):
     """Record the next hand of a game, or correct an earlier one (``?hand=N``), with a reason."""
     game = scoped_object(request, Game, game_id, "table__round__event",
                          related=["table__round__event"])
-    seats = list(Seat.objects.filter(table=game.table).select_related("player").order_by("number"))
+    seats = results.game_seats(game)  # a partner rotation's block: its four seats, partners 1+3 and 2+4
     hands = list(Hand.objects.filter(game=game).select_related("winner__player").order_by("number"))
     next_number = len(hands) + 1 if not hands else hands[-1].number + 1
     initial = {"number": next_number}

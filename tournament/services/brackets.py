@@ -23,6 +23,7 @@ from tournament.brackets import (
     FOUR_ONLY,
     GAME_FORMATS,
     PARTNERS,
+    ROTATIONS,
     STANDARD,
     BracketError,
     BracketPlan,
@@ -39,6 +40,7 @@ from tournament.brackets import (
     rank_table,
     seat_stage,
     sizes_with_byes,
+    stage_bounds,
 )
 from tournament.models import (
     BracketEntry,
@@ -52,7 +54,7 @@ from tournament.models import (
     Table,
     TiebreakDraw,
 )
-from tournament.services import audit
+from tournament.services import audit, rotations
 from tournament.services.rounds import _notify, target_score_for
 from tournament.standings import StandingRow, compute_standings
 
@@ -168,6 +170,8 @@ def rules_for_format(event: Event, game_format: str):
     rules = rules_for_event(event)
     overrides = {CHALLENGE: {"scoring": "elimination", "partners": False},
                  PARTNERS: {"partners": True, "scoring": "winner_takes"}}.get(game_format)
+    if game_format in ROTATIONS:  # blocks of four hands with partners, no target (see services.rotations)
+        overrides = {"partners": True, "scoring": "winner_takes", "target": rotations.ROTATION_TARGET}
     if not overrides:
         return rules
     try:
@@ -260,7 +264,9 @@ def plan_next_round(event: Event, options: NextRoundOptions) -> NextRoundPlan:
     bracket = stage_one = None
     if not problems:
         try:
-            bracket = plan_stages(len(field_ids), event.min_table_size, event.max_table_size, options.advance)
+            bracket = plan_stages(len(field_ids), event.min_table_size, event.max_table_size, options.advance,
+                                  bounds_for=lambda n: stage_bounds(options.format_of(n), event.min_table_size,
+                                                                    event.max_table_size))
             for stage in bracket.stages:
                 game_format = options.format_of(stage.number)
                 if game_format in FOUR_ONLY and any(size != 4 for size in stage.table_sizes):
@@ -346,7 +352,11 @@ def _build_stage(round_: Round, stage: BracketStage, plan: StagePlan, seating: S
     Seat.objects.bulk_create([Seat(table=table, number=index, player_id=pid)
                               for table, members in zip(tables, seating.tables, strict=True)
                               for index, pid in enumerate(members)])
-    Game.objects.bulk_create([Game(table=table, number=1, target_score=target) for table in tables])
+    if rotations.is_rotation(stage.game_format):  # the rotation's first block; the next when it ends
+        Game.objects.bulk_create([game for table, members in zip(tables, seating.tables, strict=True)
+                                  for game in rotations.block_games(table, len(members), 1, running=False)])
+    else:
+        Game.objects.bulk_create([Game(table=table, number=1, target_score=target) for table in tables])
     stage.bye_players = list(seating.byes)
     stage.built_at = timezone.now()
     stage.save(update_fields=["bye_players", "built_at"])
@@ -407,6 +417,11 @@ class TableState:
     finished: bool = False
     tie: Tie | None = None
     waiting_for_tiebreak: bool = False
+    schedule: list[rotations.BlockLine] | None = None  # a partner rotation's blocks, with how far they are
+
+    @property
+    def current_block(self) -> rotations.BlockLine | None:
+        return next((b for b in self.schedule or [] if b.status != "played"), None)
 
 
 @dataclass
@@ -414,6 +429,7 @@ class StageState:
     stage: BracketStage
     tables: list[TableState]
     byes: list[Player] = field(default_factory=list)
+    waiting: str = ""  # filled by pages: why the stage has no result yet
 
     @property
     def started(self) -> bool:
@@ -472,9 +488,13 @@ def load_bracket(round_: Round) -> BracketState:
             states[state.seat.pk] = state
             state.active = state.seat.player is not None and state.seat.player.status in ACTIVE
         games = games_by_table[table.pk]
+        finished = bool(games) and all(g.status == Game.Status.FINISHED for g in games)
+        schedule = None
+        if rotations.is_rotation(game_format.get(table.stage)) and len(seat_states) in (4, 8):
+            finished = rotations.table_finished(games, len(seat_states))
+            schedule = rotations.schedule_lines([s.seat for s in seat_states], games)
         table_states[table.pk] = TableState(table, games[-1] if games else None, seat_states, games,
-                                            finished=bool(games) and all(g.status == Game.Status.FINISHED
-                                                                         for g in games))
+                                            finished=finished, schedule=schedule)
     game_table = {g.pk: g.table_id for games in games_by_table.values() for g in games}
     targets = {g.pk: g.target_score for games in games_by_table.values() for g in games}
     running: dict[tuple[int, int], int] = defaultdict(int)
@@ -494,6 +514,8 @@ def load_bracket(round_: Round) -> BracketState:
             state.eliminated_at = hand_number
     for table_state in table_states.values():
         table_state.hands = sum(len(hands_seen[g.pk]) for g in table_state.games)
+        if table_state.schedule:  # hands each player has played: the tables of four play side by side
+            table_state.hands //= rotations.tables_per_block(len(table_state.seats))
         for g in table_state.games:
             for s in table_state.seats:
                 s.games_won += g.winner_id == s.seat.pk
@@ -521,7 +543,8 @@ def table_results(table: TableState) -> list[TableResult]:
 class AdvanceResult:
     built: list[int] = field(default_factory=list)  # stage numbers whose tables were (re)built
     removed: list[int] = field(default_factory=list)  # stages whose unstarted tables were removed
-    waiting: list[str] = field(default_factory=list)  # why a stage cannot be built yet
+    waiting: list[str] = field(default_factory=list)  # why a stage cannot be built yet, tables still playing
+    blocks: list[str] = field(default_factory=list)  # partner rotation blocks started
     champion: int | None = None
 
 
@@ -577,10 +600,13 @@ def advance_bracket(round_: Round) -> AdvanceResult:
         round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
         if round_.kind != Round.Kind.BRACKET:
             return outcome
+        outcome.blocks = rotations.continue_rotations(round_)
         state = load_bracket(round_)
         created: list[TiebreakDraw] = []
         for index, stage_state in enumerate(state.stages):
             advancers = stage_advancers(state, stage_state, created)
+            if advancers is None and stage_state.tables:
+                outcome.waiting.append(waiting_for(stage_state))
             if stage_state.stage.is_final:
                 if advancers and advancers[0]:
                     outcome.champion = advancers[0][0]
@@ -614,19 +640,35 @@ def advance_bracket(round_: Round) -> AdvanceResult:
             break
         if created:
             TiebreakDraw.objects.bulk_create(created)
-        if outcome.built or outcome.removed or created:
+        if outcome.built or outcome.removed or created or outcome.blocks:
             audit.record(round_.event, None, "bracket.advance", f"Round {round_.number}",
-                         changes={"built": outcome.built, "removed": outcome.removed,
+                         changes={"built": outcome.built, "removed": outcome.removed, "blocks": outcome.blocks,
                                   "draws": [{"stage": d.stage, "table": d.table_number, "seed": d.seed,
                                              "order": d.order} for d in created]})
         _settle_round_status(round_, outcome.champion is not None)
     return outcome
 
 
+def waiting_for(stage_state: StageState) -> str:
+    """Why a stage has no result yet, in words: the tables still playing, the ties waiting for a hand."""
+    number = stage_state.stage.number
+    playing = [t.table.number for t in stage_state.tables if not t.finished]
+    tied = [t.table.number for t in stage_state.tables if t.waiting_for_tiebreak]
+    parts = []
+    if playing:
+        parts.append(f"table{'s' * (len(playing) != 1)} {', '.join(map(str, playing))} still playing")
+    if tied:
+        parts.append(f"a tiebreak hand to record at table{'s' * (len(tied) != 1)} {', '.join(map(str, tied))}")
+    if not stage_state.started:
+        parts = ["not started yet"]
+    return f"Stage {number}: {' and '.join(parts) or 'not complete'}."
+
+
 def _sizes_for(stage: BracketStage, event: Event) -> tuple[int, ...]:
     if stage.is_final:
         return (stage.planned_field,)
-    sizes, byes = sizes_with_byes(stage.planned_field, event.min_table_size, event.max_table_size)
+    sizes, byes = sizes_with_byes(stage.planned_field,
+                                  *stage_bounds(stage.game_format, event.min_table_size, event.max_table_size))
     if byes != stage.byes:
         raise BracketError(f"Stage {stage.number} was planned with {stage.byes} byes; with the event's table "
                            f"sizes now it would need {byes}: plan the round again.")

@@ -1,7 +1,11 @@
 """Recording and correcting a hand's result by hand (when a table played offline or a result was wrong).
 
-Scores follow the engine's "winner takes" scoring, as every preset does: the player who went out scores
-the points left in the other hands. Only the per-hand ``HandScore`` rows are stored; after every change
+Scores follow the engine's "winner takes" scoring of the game's format (the event's rules, or in a bracket
+its stage's format): the player who went out scores the points left in the other hands; with partners
+(the partners format and the partner rotations) both players of the team that went out score the
+opponents' points left. Challenge UNO's running totals with eliminations are refused here (play it live
+or finish the game with a reason). A partner rotation's block ends after its four hands
+(``tournament.services.rotations``); the next block is made when every game of the block has ended. Only the per-hand ``HandScore`` rows are stored; after every change
 the game's totals are recomputed from them, so a corrected hand corrects the game: it finishes when a seat
 reaches the target, and a finished game whose winner no longer reaches it is running again.
 """
@@ -34,25 +38,59 @@ class HandOutcome:
     game_reopened: bool
 
 
-def points_won_for(winner_seat_id: int, points_left: Mapping[int, int]) -> dict[int, int]:
-    """Winner-takes scoring: the winner scores everyone else's points left; the others score nothing."""
-    return {seat_id: (sum(v for s, v in points_left.items() if s != winner_seat_id)
-                      if seat_id == winner_seat_id else 0) for seat_id in points_left}
+def points_won_for(winner_seat_id: int, points_left: Mapping[int, int],
+                   team_of: Mapping[int, int] | None = None) -> dict[int, int]:
+    """Winner-takes scoring: the winner scores everyone else's points left; the others score nothing.
+
+    With ``team_of`` (seat id -> team, partners) the winner's team scores the other team's points left,
+    each of its two players."""
+    if team_of is None:
+        return {seat_id: (sum(v for s, v in points_left.items() if s != winner_seat_id)
+                          if seat_id == winner_seat_id else 0) for seat_id in points_left}
+    team = team_of[winner_seat_id]
+    gain = sum(v for s, v in points_left.items() if team_of[s] != team)
+    return {seat_id: gain if team_of[seat_id] == team else 0 for seat_id in points_left}
 
 
-def _check_scoring(game: Game) -> None:
+def game_seats(game: Game) -> list[Seat]:
+    """The seats playing ``game`` in game seat order (a partner rotation's block: four of the table's)."""
+    seats = {s.number: s for s in Seat.objects.filter(table_id=game.table_id).select_related("player")}
+    return [seats[n] for n in game.game_seat_numbers(seats) if n in seats]
+
+
+def rules_of(game: Game):
+    """The engine rules ``game`` is played with: the event's, changed by its bracket stage's format."""
     from tournament.rules import RulesRefused, rules_for_event
+    from tournament.services.brackets import BracketError, rules_for_format
 
+    round_ = game.table.round
     try:
-        rules = rules_for_event(game.table.round.event)
+        if round_.kind == Round.Kind.BRACKET:
+            from tournament.models import BracketStage
+
+            stage = BracketStage.objects.filter(round=round_, number=game.table.stage).first()
+            if stage is not None:
+                return rules_for_format(round_.event, stage.game_format), stage.get_game_format_display()
+        return rules_for_event(round_.event), "the event's rules"
     except RulesRefused as refused:
         raise ResultError(f"The event's rules are refused by the engine: {refused}") from refused
+    except BracketError as error:
+        raise ResultError(str(error)) from error
+
+
+def _check_scoring(game: Game, seats: list[Seat]) -> dict[int, int] | None:
+    """Refuse what this form cannot score for the game's format; the seats' teams when partners play."""
+    rules, name = rules_of(game)
     scoring = getattr(rules, "scoring", SUPPORTED_SCORING)
-    if scoring != SUPPORTED_SCORING or getattr(rules, "partners", False):
+    if scoring != SUPPORTED_SCORING:
         raise ResultError(
-            f"Hands can be recorded by hand only for winner-takes scoring without partners; "
-            f"this event scores {scoring!r}{' with partners' if getattr(rules, 'partners', False) else ''}."
-        )
+            f"Hands can be recorded by hand only with winner-takes scoring (with or without partners); "
+            f"this game plays {name}, scored {scoring!r}: play it live, or finish it with a reason.")
+    if not getattr(rules, "partners", False):
+        return None
+    if len(seats) != 4:
+        raise ResultError(f"Partners play at tables of exactly 4; this game has {len(seats)} seats.")
+    return {seat.pk: index % 2 for index, seat in enumerate(seats)}  # game seats 0+2 against 1+3
 
 
 def record_hand(
@@ -76,8 +114,9 @@ def record_hand(
         event = game.table.round.event
         if game.status == Game.Status.PENDING:
             raise ResultError("The game has not started yet; start the round first.")
-        _check_scoring(game)
-        seats = {seat.pk: seat for seat in Seat.objects.filter(table_id=game.table_id).select_related("player")}
+        ordered = game_seats(game)
+        team_of = _check_scoring(game, ordered)
+        seats = {seat.pk: seat for seat in ordered}
         points = _checked_points(seats, winner_seat_id, points_left)
         hand = Hand.objects.filter(game=game, number=number).first()
         last_number = Hand.objects.filter(game=game).order_by("-number").values_list("number", flat=True).first()
@@ -87,7 +126,7 @@ def record_hand(
                 raise ResultError(f"The next hand of this game is hand {expected}; earlier hands can be corrected.")
             if game.status == Game.Status.FINISHED:
                 raise ResultError("The game is finished; correct one of its hands instead of adding one.")
-        won = points_won_for(winner_seat_id, points)
+        won = points_won_for(winner_seat_id, points, team_of)
         was_at_target = any(total >= game.target_score for total in game_totals(game).values())
         before = _hand_snapshot(hand, seats) if hand else None
         created = hand is None
@@ -108,7 +147,13 @@ def record_hand(
             for seat_id in sorted(seats)
         ])
         after = _hand_snapshot(hand, seats, points, won, winner_seat_id)
-        finished, reopened, change = _settle_game(game, was_at_target)
+        if game.seat_order:  # a partner rotation's block: ends after its hands, never at a target
+            from tournament.services.rotations import end_block_if_played
+
+            finished, reopened = end_block_if_played(game), False
+            change = {"game": {"block_finished": True}} if finished else {}
+        else:
+            finished, reopened, change = _settle_game(game, was_at_target)
         audit.record(
             event, actor, "hand.record" if created else "hand.correct",
             f"Round {game.table.round.number}, {game.table}, game {game.number}, hand {number}",

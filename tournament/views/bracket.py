@@ -10,9 +10,8 @@ from dataclasses import dataclass
 from django.http import Http404
 from django.shortcuts import render
 
-from tournament.brackets import GAME_FORMATS, PARTNERS_ROTATION
+from tournament.brackets import GAME_FORMATS
 from tournament.models import Round
-from tournament.partners import PartnerError, partner_rotation
 from tournament.services.brackets import BracketState, load_bracket, stage_advancers
 from tournament.views.public import get_public_event
 
@@ -37,14 +36,7 @@ def _diagram(round_: Round) -> Diagram:
             champion = state.players.get(advancers[0][0])
         tables = []
         for table in stage_state.tables:
-            schedule = None
-            if stage.game_format == PARTNERS_ROTATION and len(table.seats) == 4:
-                try:
-                    rotation = partner_rotation([s.seat.label for s in table.seats])
-                except PartnerError:
-                    rotation = None
-                schedule = rotation.blocks if rotation else None
-            tables.append({"state": table, "schedule": schedule})
+            tables.append({"state": table, "schedule": table.schedule})  # a partner rotation's blocks
         placeholders = range(1, stage.planned_tables + 1) if not stage_state.tables else range(0)
         columns.append({"stage": stage, "status": stage_state.status, "byes": stage_state.byes,
                         "tables": tables, "placeholders": placeholders,

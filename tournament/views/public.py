@@ -9,6 +9,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
 from tournament.models import Event, Player, Round, Seat, Table
+from tournament.services.rotations import table_schedule
 from tournament.standings import TIEBREAK_ORDER, compute_standings
 from tournament.views.rules_summary import rules_summary
 from tournament.views.scoreboard import load_scoreboards
@@ -114,6 +115,7 @@ def table_detail(request, slug: str, table_id: int):
             "round": table.round,
             "seats": seats,
             "boards": [(board, board.chart()) for board in boards],
+            "rotation": table_schedule(table),  # a partner rotation's blocks, or None
         },
     )
 

@@ -1,9 +1,12 @@
-"""The demo a newcomer sees after the quick start: an organizer, students, and a first-round event in play.
+"""The demo a newcomer sees after the quick start: an organizer, students, and an event in its second round.
 
 "Chematoodlon Ocho Championship" (Ocho as in the Plato app, eligibility list of Chemical Engineering
 undergraduates of Jadavpur University): 40 people on the list, 24 registered, round 1 at six tables of
-four: three games played off-line and recorded by the organizer, three playing live (students' missed
-turns are taken over by bots, so they move on their own), and an exhibition table of bots to watch.
+four played off-line and recorded by the organizer; round 2 is a bracket of the best 16 (sized by round
+1's participation as the organizer's "Plan next round" proposes it): four tables of four, the winners to
+a final table. Tables 1 and 2 of stage 1 have finished (their winners are marked as going on); tables 3
+and 4 play live (students' missed turns are taken over by bots, so they move on their own and the bracket
+page's scores change). An exhibition table of bots plays for anyone to watch.
 
 Idempotent and fast: running it again resets the demo passwords and adds nothing twice. Every demo user
 gets the same password hash (hashed once: hashing 25 passwords one by one would take seconds). Recorded
@@ -22,7 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournament.models import EligibilityEntry, Event, Game, Hand, HandScore, Player, Round, Seat
-from tournament.services import rounds
+from tournament.services import brackets, rounds
 from tournament.services.organizers import make_organizer
 from tournament.services.results import points_won_for
 
@@ -35,7 +38,7 @@ EVENT_NAME = "Chematoodlon Ocho Championship"
 DEPARTMENT = "Chemical Engineering"
 DEMO_SEED = 2020
 REGISTERED = 24
-FINISHED_TABLES = 3  # tables 1-3 have finished their game, 4-6 are playing
+BRACKET_FINISHED_TABLES = 2  # stage 1's tables 1-2 have finished their game, 3-4 play live
 
 # Made-up students: (first name, surname) pairs; the four demo logins come first.
 SURNAMES = ["Sen", "Bose", "Iyer", "Khan", "Das", "Ghosh", "Mukherjee", "Chatterjee", "Banerjee", "Roy",
@@ -54,6 +57,7 @@ class DemoLogins:
     password: str
     event: str = EVENT_NAME
     exhibition_url: str = ""
+    bracket_url: str = ""
 
 
 def _people() -> list[dict]:
@@ -117,11 +121,15 @@ def load_demo() -> DemoLogins:
 
     if not Round.objects.filter(event=event).exists():
         _play_first_round(event, organizer)
+    bracket = Round.objects.filter(event=event, kind=Round.Kind.BRACKET).first() or _start_bracket(event, organizer)
 
     exhibition = _open_exhibition_table(event)
 
+    from django.urls import reverse
+
     return DemoLogins(ORGANIZER, [name for name, _ in STUDENTS], DEMO_PASSWORD,
-                      exhibition_url=exhibition.get_absolute_url())
+                      exhibition_url=exhibition.get_absolute_url(),
+                      bracket_url=reverse("bracket", args=[event.slug, bracket.number]))
 
 
 def _open_exhibition_table(event: Event):
@@ -135,16 +143,35 @@ def _open_exhibition_table(event: Event):
 
 
 def _play_first_round(event: Event, organizer) -> None:
-    """Seat round 1; tables 1-3 played off-line and their results were recorded (hands to the target), then
-    the round starts and tables 4-6 play live: students' turns time out, bots take over missed seats."""
+    """Seat round 1; every table played off-line and its results were recorded (hands to the target)."""
     plan = rounds.plan_first_round(event, seed=DEMO_SEED, source=rounds.CHECKED_IN)
     round_ = rounds.create_first_round(event, plan, organizer)
-    rng = random.Random(DEMO_SEED)
-    start = timezone.now() - timedelta(hours=1)
+    _record_games(Game.objects.filter(table__round=round_), random.Random(DEMO_SEED),
+                  timezone.now() - timedelta(hours=3))
+    rounds.start_round(round_, organizer)  # every game has ended: nothing to play live
+    rounds.finish_round_if_done(Round.objects.get(pk=round_.pk))
+
+
+def _start_bracket(event: Event, organizer) -> Round:
+    """Round 2 as the organizer's "Plan next round" proposes it; stage 1's first tables were recorded
+    (their winners go on), then the stage starts and the other tables play live."""
+    options = brackets.default_options(event)
+    options.draw_seed = DEMO_SEED
+    plan = brackets.plan_next_round(event, options)
+    round_ = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
+    _record_games(Game.objects.filter(table__round=round_, table__stage=1,
+                                      table__number__lte=BRACKET_FINISHED_TABLES),
+                  random.Random(DEMO_SEED + 1), timezone.now() - timedelta(minutes=50))
+    brackets.start_stage(round_, 1, organizer)  # the other tables' games start, each with its live table
+    brackets.advance_bracket(round_)
+    return round_
+
+
+def _record_games(games, rng: random.Random, start) -> None:
+    """Plausible hands recorded by the organizer until each game's target is reached."""
     seats_by_table: dict[int, list[Seat]] = {}
-    for seat in Seat.objects.filter(table__round=round_).order_by("table__number", "number"):
+    for seat in Seat.objects.filter(table__games__in=games).order_by("table__number", "number"):
         seats_by_table.setdefault(seat.table_id, []).append(seat)
-    games = Game.objects.filter(table__round=round_, table__number__lte=FINISHED_TABLES)
     scores: list[HandScore] = []
     for game in games.select_related("table").order_by("table__number"):
         seats = seats_by_table[game.table_id]
@@ -169,4 +196,3 @@ def _play_first_round(event: Event, organizer) -> None:
                 game.save(update_fields=["status", "winner", "started_at", "finished_at"])
                 break
     HandScore.objects.bulk_create(scores)
-    rounds.start_round(round_, organizer)  # the other tables' games start, each with its live table

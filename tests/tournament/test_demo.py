@@ -7,8 +7,20 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
+from games.models import LiveGame
 from tournament.demo_data import DEMO_PASSWORD, EVENT_SLUG, STUDENTS, load_demo
-from tournament.models import AuditEntry, EligibilityEntry, Event, Game, Hand, HandScore, Player, Round
+from tournament.models import (
+    AuditEntry,
+    BracketEntry,
+    BracketStage,
+    EligibilityEntry,
+    Event,
+    Game,
+    Hand,
+    HandScore,
+    Player,
+    Round,
+)
 from tournament.services.organizers import ORGANIZER_GROUP
 from tournament.standings import compute_standings
 
@@ -30,10 +42,18 @@ def test_demo_builds_a_full_event_quickly_and_twice_adds_nothing(capsys):
     rolls = set(EligibilityEntry.objects.values_list("roll_number", flat=True))
     assert set(Player.objects.values_list("roll_number", flat=True)) <= rolls
     assert set(EligibilityEntry.objects.values_list("year", flat=True)) == {1, 2, 3, 4}
-    round_ = Round.objects.get(event=event)
-    assert round_.status == "running" and round_.tables.count() == 6
-    statuses = list(Game.objects.filter(table__round=round_).values_list("status", flat=True))
-    assert statuses.count("finished") >= 3 and statuses.count("running") >= 1
+    round_one, round_two = Round.objects.filter(event=event).order_by("number")
+    assert round_one.status == "finished" and round_one.tables.count() == 6
+    assert set(Game.objects.filter(table__round=round_one).values_list("status", flat=True)) == {"finished"}
+    # round 2: a bracket of the best 16 (as proposed from round 1), stage 1 half played, half live
+    assert (round_two.kind, round_two.status) == ("bracket", "running")
+    assert BracketEntry.objects.filter(round=round_two).count() == 16
+    assert list(BracketStage.objects.filter(round=round_two).values_list("number", "planned_tables",
+                                                                        "is_final")) == [(1, 4, False), (2, 1, True)]
+    stage_one = list(Game.objects.filter(table__round=round_two).order_by("table__number")
+                     .values_list("table__stage", "status"))
+    assert stage_one == [(1, "finished"), (1, "finished"), (1, "running"), (1, "running")]
+    assert LiveGame.objects.filter(game__table__round=round_two, status="running").count() == 2
     for game in Game.objects.filter(status="finished"):
         totals = HandScore.objects.filter(hand__game=game, seat=game.winner).values_list("points_won", flat=True)
         assert sum(totals) >= game.target_score == 500
@@ -52,10 +72,23 @@ def test_demo_logins_work(client):
     assert organizer.groups.filter(name=ORGANIZER_GROUP).exists()
     assert Event.objects.get(slug=EVENT_SLUG).organizers.filter(pk=organizer.pk).exists()
     assert client.login(username="organizer", password=DEMO_PASSWORD)
-    round_ = Round.objects.get(event__slug=EVENT_SLUG)
+    round_ = Round.objects.get(event__slug=EVENT_SLUG, number=1)
     page = client.get(reverse("admin:tournament_round_overview", args=[round_.pk]))
     assert page.status_code == 200 and "Asha" in page.content.decode()
     for username, _ in STUDENTS:
         student = get_user_model().objects.get(username=username)
         assert Player.objects.filter(user=student, event__slug=EVENT_SLUG).exists()
         assert client.login(username=username, password=DEMO_PASSWORD)
+
+
+def test_demo_bracket_page_shows_stages_seeds_and_live_scores(client):
+    logins = load_demo()
+    html = client.get(logins.bracket_url).content.decode()
+    assert 'id="stage-1"' in html and 'id="stage-2"' in html and "Final" in html
+    assert html.count('class="seed">') == 16, "every seed of the field is shown"
+    assert html.count("✓ on") == 2, "the winners of the two finished tables go on"
+    assert "Seated when stage 1 ends." in html
+    # the tables playing live are on the page with their status, linked to their table pages
+    for live in LiveGame.objects.filter(game__table__round__number=2, status="running").select_related("game"):
+        assert reverse("table_detail", args=[EVENT_SLUG, live.game.table_id]) in html
+    assert html.count("Running") == 2

@@ -9,10 +9,12 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         logins = load_demo()
         self.stdout.write(self.style.SUCCESS("Demo data loaded."))
-        self.stdout.write(f"  Event: {logins.event} (/events/{EVENT_SLUG}/), round 1 in play")
+        self.stdout.write(f"  Event: {logins.event} (/events/{EVENT_SLUG}/), round 2 (a bracket) in play")
         self.stdout.write(f"  Organizer (admin): {logins.organizer} / {logins.password}")
         self.stdout.write(f"  Students: {', '.join(logins.students)} and 20 more (password {logins.password})")
         self.stdout.write("  Site: http://127.0.0.1:8000/   Admin: http://127.0.0.1:8000/admin/")
+        if logins.bracket_url:
+            self.stdout.write(f"  Round 2's bracket, live: http://127.0.0.1:8000{logins.bracket_url}")
         if logins.exhibition_url:
             self.stdout.write(f"  Watch bots play live: http://127.0.0.1:8000{logins.exhibition_url}")
         self.stdout.write("  Practice against bots (log in first): http://127.0.0.1:8000/play/practice/")

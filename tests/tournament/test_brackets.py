@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from tournament.brackets import (
     CHALLENGE,
     PARTNERS,
+    PARTNERS_ROTATION_8,
     STANDARD,
     BracketError,
     TableResult,
@@ -19,7 +20,9 @@ from tournament.brackets import (
     plan_stages,
     propose_field,
     rank_table,
+    result_key,
     seat_stage,
+    stage_bounds,
     stage_outcome,
 )
 
@@ -192,3 +195,100 @@ def test_partner_tables_put_best_and_worst_together():
 def test_next_stage_seeds_byes_first_then_winners_then_seconds():
     seed_of = {p: i for i, p in enumerate("abcdefgh")}
     assert next_stage_seeds(["a"], [["e", "c"], ["b", "h"]], seed_of) == ["a", "b", "e", "c", "h"]
+
+
+# ---- every way a stage can end ----------------------------------------------------------------------
+
+ENDINGS = ("finished", "playing", "tie_drawn", "tie_waiting_for_hand")
+
+
+@st.composite
+def stage_ending(draw):
+    """A planned stage and, per table, how it ended: finished, still playing, or finished with ties at the
+    cut that a draw resolves or that wait for a tiebreak hand; in a standard or Challenge UNO game."""
+    field, min_size, max_size = draw(bracket_case())
+    if field < min_size:
+        field = min_size
+    advance = draw(st.lists(st.integers(1, 9), max_size=2))
+    try:
+        plan = plan_stages(field, min_size, max_size, advance)
+    except BracketError:
+        plan = plan_stages(field, min_size, max_size)
+    stage = plan.stages[draw(st.integers(0, len(plan.stages) - 1))]
+    game_format = draw(st.sampled_from([STANDARD, CHALLENGE]))
+    endings = draw(st.lists(st.sampled_from(ENDINGS), min_size=stage.tables, max_size=stage.tables))
+    return stage, game_format, endings, draw(st.integers(0, 2**32))
+
+
+@settings(max_examples=300, deadline=None)
+@given(stage_ending())
+def test_advancing_works_for_every_way_a_stage_can_end(case):
+    stage, game_format, endings, seed = case
+    rng = random.Random(seed)
+    seeds = list(range(stage.field))
+    seating = seat_stage(seeds, stage)
+    places = 1 if stage.is_final else stage.advance_per_table
+    results: list = []
+    for table, ending in zip(seating.tables, endings, strict=True):
+        if ending == "playing":
+            results.append(None)
+            continue
+        tied = ending != "finished"
+        rows = []
+        for p in table:
+            if game_format == CHALLENGE:
+                out = None if (tied or p == table[0]) else rng.randrange(1, 20)
+                rows.append(TableResult(p, points_won=0 if tied else rng.randrange(500), eliminated_at=out, seed=p))
+            else:
+                rows.append(TableResult(p, points_won=0 if tied else rng.randrange(3) * 10,
+                                        hands_won=0 if tied else rng.randrange(2), seed=p))
+        results.append(rows)
+    asked: list[int] = []
+
+    def resolve(index, tie):
+        asked.append(index)
+        if endings[index] == "tie_waiting_for_hand":
+            return None  # the organizer has not recorded the tiebreak hand yet
+        return draw_order(tie.players, seed)
+
+    outcome = stage_outcome(stage, results, game_format, resolve)
+    waiting = {i for i, e in enumerate(endings) if e == "playing"} | {
+        i for i in asked if endings[i] == "tie_waiting_for_hand"}
+    assert outcome.complete == (not waiting)
+    for index, (table, chosen, rows) in enumerate(zip(seating.tables, outcome.advancers, results, strict=True)):
+        assert len(set(chosen)) == len(chosen) and set(chosen) <= set(table)
+        if rows is None:
+            assert chosen == []
+        elif index in waiting:
+            assert len(chosen) < places and outcome.ties[index] is not None
+        else:
+            assert len(chosen) == min(places, len(table))
+            # nobody left out has a strictly better result than somebody chosen
+            key = {r.player_id: result_key(r, game_format) for r in rows}
+            left_out = [p for p in table if p not in chosen]
+            assert all(key[c] <= key[o] for c in chosen for o in left_out)
+    if outcome.complete and not stage.is_final:
+        following = next_stage_seeds(seating.byes, outcome.advancers, {p: p for p in seeds})
+        assert len(following) == stage.advancing and len(set(following)) == len(following)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(8, 1000), bracket_case())
+def test_eight_player_rotation_stages_are_groups_of_eight(field, case):
+    _, min_size, max_size = case
+    bounds = {1: stage_bounds(PARTNERS_ROTATION_8, min_size, max_size)}
+    try:
+        plan = plan_stages(field, min_size, max_size, [4],
+                           bounds_for=lambda n: bounds.get(n, (min_size, max_size)))
+    except BracketError as error:
+        assert str(error)  # later stages cannot be seated at these table sizes: said, not crashed
+        return
+    first = plan.stages[0]
+    assert set(first.table_sizes) == {8} and first.byes == (0 if first.is_final else field % 8)
+    seating = seat_stage(list(range(field)), first, PARTNERS_ROTATION_8)
+    assert sorted(seating.byes + [p for t in seating.tables for p in t]) == list(range(field))
+    assert seating.byes == list(range(first.byes)), "byes go to the highest seeds"
+    for stage in plan.stages[1:]:
+        assert min_size <= min(stage.table_sizes) and max(stage.table_sizes) <= max_size
+    with pytest.raises(BracketError, match="groups of exactly 8"):
+        seat_stage(list(range(8)), plan_stages(8, 4, 4).stages[0], PARTNERS_ROTATION_8)

@@ -15,7 +15,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocke
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError
 
-from games.services import presence, snapshots
+from games.services import presence, resync, snapshots
 from games.services.broadcast import table_group_name
 
 logger = logging.getLogger(__name__)
@@ -278,6 +278,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         kind = message["type"]
         try:
             if kind == "ping":
+                stored = await resync.stored_version(self.live_id)  # a missed broadcast: catch up first
+                if stored is not None and stored > self.sent_version:
+                    await self.game_changed({"version": stored})
                 await self.send_message({"type": "pong", "echo": message.get("echo")})
             elif kind == "sync":
                 await _returned(self.live_id, self.user)

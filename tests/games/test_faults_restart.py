@@ -38,15 +38,6 @@ class RawSocket:
         assert b" 101 " in head.split(b"\r\n")[0], head
         self.frames: list[dict] = []
 
-    def _read(self, n: int) -> bytes:
-        while len(self.buffer) < n:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise ConnectionError("closed")
-            self.buffer += chunk
-        out, self.buffer = self.buffer[:n], self.buffer[n:]
-        return out
-
     def send(self, message: dict) -> None:
         payload = json.dumps(message).encode()
         mask = os.urandom(4)
@@ -54,15 +45,27 @@ class RawSocket:
         header = bytes([0x81]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack("!H", n))
         self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
 
+    def _fill(self, n: int) -> None:
+        """At least `n` bytes buffered (nothing consumed: a timeout here loses no part of a frame)."""
+        while len(self.buffer) < n:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("closed")
+            self.buffer += chunk
+
     def receive(self) -> dict:
         while True:
-            first, second = self._read(2)
-            n = second & 0x7F
+            self._fill(2)
+            first, second = self.buffer[0], self.buffer[1]
+            n, head = second & 0x7F, 2
             if n == 126:
-                n = struct.unpack("!H", self._read(2))[0]
+                self._fill(4)
+                n, head = struct.unpack("!H", self.buffer[2:4])[0], 4
             elif n == 127:
-                n = struct.unpack("!Q", self._read(8))[0]
-            payload = self._read(n)
+                self._fill(10)
+                n, head = struct.unpack("!Q", self.buffer[2:10])[0], 10
+            self._fill(head + n)
+            payload, self.buffer = self.buffer[head:head + n], self.buffer[head + n:]
             opcode = first & 0x0F
             if opcode == 8:
                 raise ConnectionError("closed by the server")

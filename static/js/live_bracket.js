@@ -46,6 +46,7 @@ function connect(attempt = 0) {
   }
   socket.addEventListener("open", () => {
     socketOpen = true;
+    container.dataset.live = "open"; // pages and tests can tell pushed updates from polling
     attempt = 0;
   });
   socket.addEventListener("message", (event) => {
@@ -59,6 +60,7 @@ function connect(attempt = 0) {
   });
   socket.addEventListener("close", () => {
     socketOpen = false;
+    container.dataset.live = "closed";
     const delay = Math.min(30000, 1000 * 2 ** attempt) * (0.5 + Math.random() / 2);
     setTimeout(() => connect(attempt + 1), delay);
   });

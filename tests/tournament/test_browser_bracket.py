@@ -1,7 +1,9 @@
 """A real headless Chromium watches a bracket page while the final's game ends.
 
-pytest-django's ``live_server`` serves HTTP only, so the page's websocket cannot open here; the page then
-polls its bracket fragment every few seconds. This tests that fallback path end to end.
+Two paths: pytest-django's ``live_server`` serves HTTP only, so the page's websocket cannot open and the
+page polls its bracket fragment every few seconds (the fallback); against the live ASGI server (Daphne,
+``tests/live_asgi.py``) the final is played live by its players' websockets and the page redraws when the
+event's websocket says the scores changed.
 """
 
 import pytest
@@ -54,3 +56,68 @@ def test_projector_mode_puts_stages_side_by_side_in_large_type(live_server, page
     assert second["x"] > first["x"] and abs(second["y"] - first["y"]) < 5
     size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.bracket-seats li')).fontSize)")
     assert size >= 20
+
+
+# ---- over the event's websocket, as at the venue: the final's game is played live to its end ----------
+
+@pytest.fixture
+def live_asgi_settings():
+    return {"LIVE_BOT_THINK_SECONDS": [0, 0], "LIVE_NEXT_HAND_SECONDS": 0.2, "LIVE_SWEEP_INTERVAL": 0.05}
+
+
+@pytest.fixture
+def live_final(live_asgi):
+    """A bracket whose final is running live (a low target: a hand or two), with its players' cookies.
+    Made before the browser starts (the ORM and the channel layer run outside Playwright's loop)."""
+    from games.services.lifecycle import live_game_for
+    from tests.games.factories import session_cookie
+    from tournament.models import Seat
+
+    event, organizer, _ = played_first_round(16, target_score=30)
+    options = NextRoundOptions(field=16, advance=[1], draw_seed=4)
+    round_two = brackets.create_bracket_round(event, options, brackets.plan_next_round(event, options).field_ids,
+                                              organizer)
+    brackets.start_stage(round_two, 1, organizer)
+    for number, members in enumerate(stage_tables(round_two, 1), start=1):
+        finish_table(stage_game(round_two, 1, number), members, organizer)
+    brackets.start_stage(round_two, 2, organizer)
+    game = stage_game(round_two, 2, 1)
+    live = live_game_for(game)
+    seats = Seat.objects.filter(table_id=game.table_id).select_related("player__user").order_by("number")
+    cookies = [session_cookie(seat.player.user).decode() for seat in seats]
+    return event, live, cookies
+
+
+def test_bracket_page_follows_a_final_played_live_over_its_websocket(live_asgi, live_final, page):
+    from tests.games.test_faults_restart import RawSocket
+
+    event, live, cookies = live_final
+    page.goto(f"{live_asgi.url}/events/{event.slug}/rounds/2/bracket/")
+    assert page.locator("#champion").count() == 0
+    page.locator('#bracket[data-live="open"]').wait_for(state="attached")  # the event's websocket is open
+    sockets = [RawSocket(live_asgi.host, live_asgi.port, live.ws_path, cookie) for cookie in cookies]
+    views = {i: s.receive_until(lambda m: m["type"] == "state") for i, s in enumerate(sockets)}
+    finished = False
+    for _ in range(3000):  # the player on turn plays their first legal action; the server deals hands
+        latest = max(views.values(), key=lambda m: m["version"])
+        if latest["game"]["status"] == "finished":
+            finished = True
+            break
+        view = latest["view"]
+        on_turn = view.get("turn") if latest["game"]["status"] == "playing" else None
+        mover = next((i for i, m in views.items() if on_turn is not None and m["view"]["seat"] == on_turn
+                      and m["version"] == latest["version"]), None)
+        if mover is not None:
+            action = {k: v for k, v in views[mover]["view"]["legal_actions"][0].items() if k != "seat"}
+            sockets[mover].send({"type": "move", "version": latest["version"], "action": action})
+        for i, s in enumerate(sockets):  # everyone catches up with the next version
+            views[i] = s.receive_until(lambda m, seen=latest["version"]: m["type"] in ("update", "state")
+                                       and m["version"] > seen)
+    for s in sockets:
+        s.close()
+    assert finished, "the final did not end"
+    # the page hears of it on the event's websocket and redraws the bracket with the champion
+    page.locator("#champion").wait_for(timeout=15_000)
+    assert "Champion:" in page.locator("#champion").inner_text()
+    assert page.locator("#stage-2 li.advanced").count() == 1
+    assert "(live)" in page.locator("#live-status").inner_text(), "updated through the websocket"

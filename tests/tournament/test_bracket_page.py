@@ -90,3 +90,31 @@ def test_query_count_does_not_grow_with_the_bracket(client):
     big_count = count_queries(client, reverse("bracket_fragment", args=[big_event.slug, 2]))
     assert small_count == big_count <= 12
     assert count_queries(client, reverse("bracket", args=[big_event.slug, 2])) == big_count
+
+
+def test_a_rotation_shows_its_schedule_and_the_block_being_played(client):
+    from tournament.brackets import PARTNERS_ROTATION_8
+    from tournament.services import results
+
+    event, organizer, _ = played_first_round(12, min_size=4, max_size=4)
+    options = NextRoundOptions(field=8, advance=[1], formats=[PARTNERS_ROTATION_8], draw_seed=2)
+    plan = brackets.plan_next_round(event, options)
+    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
+    brackets.start_stage(round_two, 1, organizer)
+    group = round_two.tables.get()
+    names = {s.number: s.player.display_name for s in group.seats.select_related("player")}
+    for game in group.games.order_by("number"):  # block 1 at both tables of four
+        seats = results.game_seats(game)
+        for number in range(1, 5):
+            results.record_hand(game, number, seats[0].pk, {s.pk: 0 if i == 0 else 5 for i, s in enumerate(seats)},
+                                organizer, "sheet")
+    page = client.get(reverse("bracket", args=[event.slug, 2])).content.decode()
+    block_two = group.games.get(number=3).seat_order, group.games.get(number=4).seat_order
+    a, b, c, d = (names[n] for n in block_two[0])
+    assert "Block 2 of 7 (hands 5–8, playing)" in page
+    assert f"Table A: {a} &amp; {c} v {b} &amp; {d}" in page
+    assert "Partner rotation (7 × 4 hands)" in page and page.count("(played)") == 1
+    table_page = client.get(reverse("table_detail", args=[event.slug, group.pk])).content.decode()
+    assert "Partner rotation: 7 blocks of 4 hands" in table_page
+    assert f"Table A: {a} &amp; {c} v {b} &amp; {d}" in table_page and "block-playing" in table_page
+    assert table_page.count("block-to-come") == 5 and table_page.count("block-played") == 1

@@ -113,3 +113,67 @@ def test_winner_of_an_early_finish_is_the_leader(running_game):
     record_hand(game, 1, b.pk, {a.pk: 5, b.pk: 0, c.pk: 10}, organizer, "typo")
     game.refresh_from_db()
     assert game.status == "finished"
+
+
+# ---- a bracket game is scored as its stage's format says ---------------------------------------------
+
+
+def stage_one_game(game_format, later="standard"):
+    from tests.tournament.bracket_factories import played_first_round, stage_game
+    from tournament.services import brackets
+    from tournament.services.brackets import NextRoundOptions
+
+    event, organizer, _ = played_first_round(16, min_size=4, max_size=4)
+    options = NextRoundOptions(field=16, advance=[1], formats=[game_format, later], draw_seed=3)
+    plan = brackets.plan_next_round(event, options)
+    assert plan.confirmable, plan.problems
+    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
+    brackets.start_stage(round_two, 1, organizer)
+    return stage_game(round_two, 1, 1), organizer
+
+
+def test_partners_hands_are_scored_for_the_team():
+    from tournament.brackets import PARTNERS
+    from tournament.services.results import game_seats
+
+    game, organizer = stage_one_game(PARTNERS)
+    a, b, c, d = game_seats(game)  # a+c against b+d
+    record_hand(game, 1, c.pk, {a.pk: 7, b.pk: 20, c.pk: 0, d.pk: 15}, organizer, "score sheet")
+    won = dict(HandScore.objects.filter(hand__game=game).values_list("seat_id", "points_won"))
+    assert won == {a.pk: 35, c.pk: 35, b.pk: 0, d.pk: 0}, "both partners score the opponents' cards"
+    assert points_won_for(1, {1: 0, 2: 5, 3: 9, 4: 3}, {1: 0, 2: 1, 3: 0, 4: 1}) == {1: 8, 2: 0, 3: 8, 4: 0}
+
+
+def test_challenge_uno_hands_are_refused_with_the_reason_and_save_nothing():
+    from tournament.brackets import CHALLENGE
+
+    game, organizer = stage_one_game(CHALLENGE)
+    seats = list(game.table.seats.order_by("number"))
+    with pytest.raises(ResultError, match="Challenge UNO.*'elimination'"):
+        record_hand(game, 1, seats[0].pk, {s.pk: 0 if s == seats[0] else 10 for s in seats}, organizer, "sheet")
+    assert not Hand.objects.filter(game=game).exists()
+
+
+def test_a_rotation_block_takes_only_its_four_hands_and_its_own_seats():
+    from tournament.brackets import PARTNERS_ROTATION
+    from tournament.services.results import game_seats
+
+    game, organizer = stage_one_game(PARTNERS_ROTATION, PARTNERS_ROTATION)
+    seats = game_seats(game)
+    assert [s.number for s in seats] == game.seat_order != [0, 1, 2, 3]
+    left = {s.pk: 0 if i == 1 else 9 for i, s in enumerate(seats)}
+    for number in range(1, 5):
+        outcome = record_hand(game, number, seats[1].pk, left, organizer, "sheet")
+    assert outcome.game_finished
+    game.refresh_from_db()
+    # the partners who went out every hand share the block's best score: no single winner
+    assert game.status == Game.Status.FINISHED and game.winner_id is None
+    assert game_totals(game) == {seats[1].pk: 72, seats[3].pk: 72, seats[0].pk: 0, seats[2].pk: 0}
+    with pytest.raises(ResultError, match="The game is finished"):
+        record_hand(game, 5, seats[1].pk, left, organizer, "one more")
+    # a correction of a hand of the block keeps it finished; the next block was made when it ended
+    record_hand(game, 2, seats[0].pk, {s.pk: 0 if i == 0 else 4 for i, s in enumerate(seats)}, organizer, "typo")
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    following = Game.objects.get(table=game.table, number=2)
+    assert following.status == Game.Status.RUNNING and following.seat_order != game.seat_order

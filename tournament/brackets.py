@@ -92,14 +92,21 @@ class BracketPlan:
     def field(self) -> int:
         return self.stages[0].field
 
-    def describe(self) -> list[str]:
+    def describe(self, format_of: Callable[[int], str] | None = None) -> list[str]:
+        """One line per stage; with ``format_of(stage number)`` each line says what the stage plays."""
         lines = []
         for stage in self.stages:
             sizes = "/".join(str(s) for s in sorted(set(stage.table_sizes), reverse=True))
-            text = f"Stage {stage.number}: {stage.field} players, {stage.tables} table{'s' * (stage.tables != 1)} of {sizes}"
+            game_format = format_of(stage.number) if format_of else STANDARD
+            unit = "group" if game_format in GROUPS_OF_8 else "table"
+            text = f"Stage {stage.number}: {stage.field} players, {stage.tables} {unit}{'s' * (stage.tables != 1)} of {sizes}"
+            if game_format in GROUPS_OF_8:
+                text += " (each at two tables of 4)"
             if stage.byes:
                 text += f", {stage.byes} bye{'s' * (stage.byes != 1)} to the top seed{'s' * (stage.byes != 1)}"
-            text += ": the winner is champion" if stage.is_final else f", top {stage.advance_per_table} of each table go on"
+            text += ": the winner is champion" if stage.is_final else f", top {stage.advance_per_table} of each {unit} go on"
+            if format_of:
+                text += f" · {GAME_FORMATS[game_format].split(':')[0]}"
             lines.append(text)
         return lines
 

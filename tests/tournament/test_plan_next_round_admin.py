@@ -173,6 +173,10 @@ def test_a_partner_rotation_is_chosen_in_the_admin_and_its_schedule_shown(client
             "format_later": "partners_rotation", "tie_method": "draw"}
     page = client.get(plan_url(event), data).content.decode()
     assert 'value="partners_rotation_8"' in page, "the 28-hand format can be chosen"
+    eight = client.get(plan_url(event), {**data, "format_first": "partners_rotation_8", "format_later": "standard",
+                                         "advance": "4, 2"}).content.decode()
+    assert ("Stage 1: 16 players, 2 groups of 8 (each at two tables of 4), top 4 of each group go on · "
+            "Partner rotation for eight") in eight
     seed = page.split('name="draw_seed" value="')[1].split('"')[0]
     expected = page.split('name="expected_field" value="')[1].split('"')[0]
     client.post(plan_url(event), {**data, "draw_seed": seed, "expected_field": expected, "confirm": "1"})

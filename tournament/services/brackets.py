@@ -6,6 +6,9 @@ stage's tables once the stage before is complete, and rebuilds (or removes) tabl
 not started when a correction changes the result. It is idempotent, so it is safe to call after any
 change: the results service and the live games call ``on_game_finished(game)``.
 
+A partner rotation's table plays one game per block of four hands; ``advance_bracket`` also starts a
+rotation's next block once the block before has ended (``tournament.services.rotations``).
+
 Ties the documented tiebreaks (``tournament.standings``) cannot break are ordered by a seeded random draw
 (the seed is stored in a ``TiebreakDraw``) or by a tiebreak hand whose order the organizer records.
 """
@@ -124,6 +127,10 @@ class NextRoundPlan:
     @property
     def confirmable(self) -> bool:
         return not self.problems and self.bracket is not None
+
+    @property
+    def stage_lines(self) -> list[str]:
+        return self.bracket.describe(self.options.format_of) if self.bracket else []
 
 
 def previous_round(event: Event) -> tuple[Round, Round | None]:

@@ -363,6 +363,43 @@ export function renderScores(model, ctx) {
   $("scores-facts").textContent = facts.join(" · ");
 }
 
+/** The verify page's address for a revealed hand: the form filled in, and the hand dealt again. */
+export function verifyHref(base, gameId, record) {
+  const query = new URLSearchParams({ game: String(gameId), hand: String(record.hand),
+    commitment: record.commitment, seed: record.seed, salt: record.salt });
+  return `${base}?${query}`;
+}
+
+/** The hand in play's commitment and the last hand's revealed seed (game.shuffles: the newest two). */
+export function renderFairness(model, ctx) {
+  const current = $("shuffle-current");
+  const last = $("shuffle-last");
+  if (!current || !last) return;
+  const shuffles = Array.isArray(model.game && model.game.shuffles) ? model.game.shuffles : [];
+  const hidden = [...shuffles].reverse().find((r) => !r.seed);
+  const revealed = [...shuffles].reverse().find((r) => r.seed);
+  if (hidden) {
+    current.replaceChildren(`Hand ${hidden.hand} is shuffled with a secret seed. Its commitment (SHA-256): `,
+      el("code", "shuffle-commitment", hidden.commitment));
+    current.dataset.hand = String(hidden.hand);
+  } else {
+    current.textContent = "No hand in play: every dealt hand's seed is shown.";
+    delete current.dataset.hand;
+  }
+  if (revealed) {
+    const link = el("a", "verify-link", `Check hand ${revealed.hand}`);
+    link.href = verifyHref(ctx.verifyUrl, ctx.gameId, revealed);
+    last.replaceChildren(`Hand ${revealed.hand} is over: seed `, el("code", "shuffle-seed", revealed.seed),
+      ", salt ", el("code", "shuffle-salt", revealed.salt), ", commitment ",
+      el("code", "", revealed.commitment), ". ", link);
+    last.dataset.hand = String(revealed.hand);
+    last.hidden = false;
+  } else {
+    last.hidden = true;
+    last.replaceChildren();
+  }
+}
+
 export function renderLog(lines) {
   const list = $("log-list");
   if (!list) return;
@@ -402,7 +439,9 @@ export function renderAll(model, ctx) {
   renderReveals(model, ctx);
   renderBanner(model, ctx);
   renderScores(model, ctx);
-  renderCountdown(model.deadline, Date.now() + (model.clockOffset || 0));
+  renderFairness(model, ctx);
+  renderCountdown(model.game && model.game.status === "paused" ? null : model.deadline,
+    Date.now() + (model.clockOffset || 0));
   const version = $("version");
   if (version) version.textContent = `v${model.version}`;
   $("table").dataset.version = String(model.version);

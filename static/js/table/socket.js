@@ -14,15 +14,44 @@ export function socketUrl(path, loc = window.location) {
   return `${scheme}//${loc.host}${path}`;
 }
 
+/** Close codes of the table socket (docs/protocol.md) after which trying again cannot help. */
+export const FINAL_CLOSE_CODES = [4403, 4404];
+
+/** What to tell a person about a close: the server's own reason for its codes, else what we know. */
+export function closeMessage({ code, reason, opened }) {
+  const why = reason ? `: ${reason}` : "";
+  switch (code) {
+    case 4413:
+      return `The server closed the connection because a message was too large${why}.`;
+    case 4429:
+      return `The server closed the connection because this page sent too many messages${why}.`;
+    case 4403:
+      return "You may not open this table.";
+    case 4404:
+      return "This table does not exist any more.";
+    case 1000:
+    case 1001:
+      return opened ? "The server closed the connection (it may be restarting)." : "Cannot reach the table.";
+    default:
+      if (code >= 1002 && code !== 1005 && code !== 1006 && code !== 1015) {
+        return `The server closed the connection (code ${code}${why}).`;
+      }
+      return opened ? "The connection was lost." : "Cannot reach the table.";
+  }
+}
+
 export class ReconnectingSocket {
   /**
    * @param {string} url ws:// or wss:// address
    * @param {object} handlers onOpen(reconnected), onMessage(object), onStatus(status, detail)
-   *   where status is "connecting", "open", "waiting" (detail: ms until the next try) or "closed".
+   *   where status is "connecting", "open", "waiting" (detail: ms until the next try) or "closed";
+   *   onClose({code, reason, opened, failures}) for every close (failures: closes in a row without
+   *   ever opening). After a close with a code in `finalCodes` it stops trying.
    */
-  constructor(url, { onOpen = () => {}, onMessage = () => {}, onStatus = () => {}, pingMs = 20000,
-    silenceMs = 50000, minMs = 500, maxMs = 15000 } = {}) {
-    Object.assign(this, { url, onOpen, onMessage, onStatus, pingMs, silenceMs, minMs, maxMs });
+  constructor(url, { onOpen = () => {}, onMessage = () => {}, onStatus = () => {}, onClose = () => {},
+    pingMs = 20000, silenceMs = 50000, minMs = 500, maxMs = 15000, finalCodes = FINAL_CLOSE_CODES } = {}) {
+    Object.assign(this, { url, onOpen, onMessage, onStatus, onClose, pingMs, silenceMs, minMs, maxMs, finalCodes });
+    this.failures = 0;
     this.attempt = 0;
     this.opened = 0;
     this.ws = null;
@@ -80,8 +109,11 @@ export class ReconnectingSocket {
       return;
     }
     this.ws = ws;
+    let opened = false;
     ws.addEventListener("open", () => {
       if (ws !== this.ws) return;
+      opened = true;
+      this.failures = 0;
       this.attempt = 0;
       this.lastHeard = Date.now();
       this.opened += 1;
@@ -101,11 +133,16 @@ export class ReconnectingSocket {
       }
       if (message && typeof message === "object") this.onMessage(message);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       if (ws !== this.ws) return;
       clearInterval(this.timers.ping);
       this.ws = null;
-      if (!this.stopped) this.scheduleRetry();
+      if (!opened) this.failures += 1;
+      const final = this.finalCodes.includes(event.code);
+      if (final) this.stopped = true;
+      this.onClose({ code: event.code, reason: event.reason || "", opened, failures: this.failures, final });
+      if (final) this.onStatus("closed", { code: event.code });
+      else if (!this.stopped) this.scheduleRetry();
     });
   }
 

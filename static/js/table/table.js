@@ -5,13 +5,14 @@ import { colourChip, describeCard } from "./cards.js";
 import { TableClient } from "./protocol.js";
 import { $, gameOver, gameSeatOf, legalSummary, renderAll, renderCountdown, renderLog } from "./render.js";
 import { TurnSignal } from "./signal.js";
-import { ReconnectingSocket, socketUrl } from "./socket.js";
+import { closeMessage, ReconnectingSocket, socketUrl } from "./socket.js";
 import { describeEvent } from "./words.js";
 
 const LOG_LINES = 80;
 const root = $("table");
 const seatNames = JSON.parse($("seat-names").textContent || "[]");
 const page = {
+  problem: "", // why the connection last closed, while it is down
   model: null,
   busy: false,
   log: [],
@@ -35,6 +36,8 @@ function who(handSeat) {
 const ctx = {
   who,
   whoGame,
+  verifyUrl: root.dataset.verifyUrl || "/play/verify/",
+  gameId: root.dataset.gameId,
   get busy() { return page.busy; },
   get seatCount() { return seatNames.length; },
 };
@@ -50,16 +53,60 @@ function showMessage(text, kind = "danger") {
   messageTimer = setTimeout(() => { box.hidden = true; }, 6000);
 }
 
+// ---- why the connection closed ---------------------------------------------------------------------
+const PROBE_AFTER_FAILURES = 3; // closes in a row without opening: ask the page itself what is wrong
+let problemTimer = null;
+
+function showProblem(text, kind = "warning") {
+  const box = $("conn-problem");
+  clearTimeout(problemTimer);
+  box.className = `alert alert-${kind} py-2 mb-2`;
+  box.textContent = text;
+  box.hidden = !text;
+}
+
+async function probePage() {
+  // A socket refused at the handshake says nothing about why; the page's own address does (404: the
+  // table is gone or is not yours to see; any answer at all: the server is up).
+  try {
+    const response = await fetch(window.location.href, { credentials: "same-origin", cache: "no-store" });
+    if (response.status === 404 || response.status === 403) {
+      socket.stop();
+      showProblem("This table does not exist any more, or you may not see it: the page stopped reconnecting.",
+        "danger");
+    }
+  } catch {
+    // the network or the server is down: keep trying, the status says so
+  }
+}
+
+function onClose(info) {
+  page.problem = closeMessage(info);
+  if (info.final) {
+    showProblem(`${page.problem} The page stopped reconnecting.`, "danger");
+    return;
+  }
+  showProblem(`${page.problem} Reconnecting…`);
+  if (info.failures >= PROBE_AFTER_FAILURES) probePage();
+}
+
 function setStatus(status, detail) {
   const box = $("conn-status");
   const words = {
     connecting: "Connecting…",
     open: "Live",
-    waiting: `Connection lost — retrying in ${Math.ceil((detail || 0) / 1000)} s`,
+    waiting: `${page.problem || "Connection lost."} Retrying in ${Math.ceil((detail || 0) / 1000)} s`,
     closed: "Disconnected",
   };
   box.textContent = words[status] || status;
   box.dataset.status = status;
+  if (status === "waiting") showProblem(`${page.problem || "Connection lost."} Retrying in ${Math.ceil((detail || 0) / 1000)} s.`);
+  if (status === "open" && page.problem) {
+    // Say what happened for a while after coming back, then clear it.
+    showProblem(`${page.problem} Reconnected.`, "info");
+    page.problem = "";
+    problemTimer = setTimeout(() => { $("conn-problem").hidden = true; }, 10000);
+  }
   if (status !== "open" && page.busy) client.settle();
 }
 
@@ -107,6 +154,7 @@ const socket = new ReconnectingSocket(socketUrl(root.dataset.wsPath), {
   onOpen: (reconnected) => client.connected(reconnected),
   onMessage: (message) => client.handle(message),
   onStatus: setStatus,
+  onClose,
 });
 
 const client = new TableClient({
@@ -210,10 +258,18 @@ if (root.dataset.role === "player") {
 }
 
 setInterval(() => {
-  if (page.model) renderCountdown(page.model.deadline, Date.now() + (page.model.clockOffset || 0));
+  if (!page.model) return;
+  const paused = page.model.game && page.model.game.status === "paused";
+  renderCountdown(paused ? null : page.model.deadline, Date.now() + (page.model.clockOffset || 0));
 }, 250);
 
 socket.start();
 
-// For tests and the curious: the live model, read only.
-window.ochoTable = { get model() { return page.model; }, get log() { return page.log; } };
+// For tests and the curious: the live model, read only, and the page's own socket (anyone can send
+// anything over their own socket from the browser's console; the server checks every message).
+window.ochoTable = {
+  get model() { return page.model; },
+  get log() { return page.log; },
+  send: (message) => socket.send(message),
+  sendRaw: (text) => socket.isOpen() && (socket.ws.send(text), true),
+};

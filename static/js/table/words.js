@@ -98,6 +98,12 @@ export function describeEvent(event, who, whoGame = who) {
       return `${who(e.seat)} missed ${plural(e.missed_turns, "turn")} in a row: a bot plays for them until they are back`;
     case "takeover_ended":
       return `${who(e.seat)} is back`;
+    case "game_paused":
+      return "The organizer paused the game: the clock is stopped";
+    case "game_resumed":
+      return "The organizer resumed the game: the clock runs again";
+    case "game_closed":
+      return "The organizer finished the game";
     case "colour_chosen":
       return `${who(e.seat)} chose ${colourName(e.colour)}`;
     case "hand_over":

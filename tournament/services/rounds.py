@@ -209,7 +209,8 @@ def change_game_status(game: Game, action: str, actor, reason: str = "") -> Game
     with transaction.atomic():
         game = Game.objects.select_for_update().select_related("table__round__event").get(pk=game.pk)
         if game.status not in allowed:
-            raise RoundError(f"{game} is {game.get_status_display().lower()}; it cannot be {action}d.")
+            done = {"pause": "paused", "resume": "resumed", "finish": "finished"}[action]
+            raise RoundError(f"{game} is {game.get_status_display().lower()}; it cannot be {done}.")
         before = game.status
         game.status = new_status
         changes = {"status": [before, new_status]}

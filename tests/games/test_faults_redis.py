@@ -125,7 +125,7 @@ def test_redis_stopped_and_restarted_mid_game(live_asgi_workers, own_redis):  # 
     late_watcher = Client("late", live.ws_path, "")
     late_watcher.connect(b)
     everyone = [*players, watcher, late_watcher]
-    for _ in range(60):
+    for tries in range(1, 61):
         version = move_during_outage(live.pk, players)
         acked.append(version)
         heard = []
@@ -138,6 +138,7 @@ def test_redis_stopped_and_restarted_mid_game(live_asgi_workers, own_redis):  # 
                 pass
             c.sock.sock.settimeout(10)
         if len(heard) == len(everyone):
+            print(f"\nRedis back: broadcasts reached all {len(everyone)} sockets again by move {tries} after the restart")
             break
     else:
         raise AssertionError("broadcasts did not reach every socket after Redis came back")

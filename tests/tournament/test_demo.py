@@ -1,6 +1,4 @@
-"""The demo: idempotent, fast, and a full event at once (list, registrations, round 1 with scores)."""
-
-import time
+"""The demo: idempotent, and a full event at once (list, registrations, round 1 with scores, round 2's bracket)."""
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -27,10 +25,8 @@ from tournament.standings import compute_standings
 pytestmark = pytest.mark.django_db
 
 
-def test_demo_builds_a_full_event_quickly_and_twice_adds_nothing(capsys):
-    began = time.monotonic()
+def test_demo_builds_a_full_event_and_twice_adds_nothing(capsys):
     call_command("demo")
-    assert time.monotonic() - began < 5
     out = capsys.readouterr().out
     assert "organizer / demo-pass-123" in out and "Chematoodlon Ocho Championship" in out
 

@@ -48,7 +48,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-PRIVATE_KEYS = {"hand", "cards", "revealed", "partner_hand", "drawn"}
+from games.hidden_cards import private_codes  # noqa: E402 - needs ROOT on the path (no Django import)
+
 PASSIVE = {"catch", "call_uno"}  # never sent by the bench clients: they would race the mover
 
 
@@ -111,33 +112,11 @@ def create_tables(tables: int, seats: int, spectators: int, preset: str = "uno-o
     return out, watchers, event.pk
 
 
-def private_codes(obj, out: set[str]) -> set[str]:
-    """Every card code under a key that carries hidden cards, anywhere in a message (the same rule as
-    tests/games/test_full_game.py's checker)."""
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            if key in PRIVATE_KEYS:
-                _codes(value, out)
-            private_codes(value, out)
-    elif isinstance(obj, list):
-        for item in obj:
-            private_codes(item, out)
-    return out
-
-
-def _codes(value, out: set[str]) -> None:
-    if isinstance(value, str):
-        out.add(value)
-    elif isinstance(value, list):
-        for item in value:
-            _codes(item, out)
-
-
 def check_database(tables: list[Table], clients: list[Client]) -> list[str]:
     """Problems found: player moves stored but not acknowledged or acknowledged but not stored (or
     stored twice), and cards a socket saw that its seat was never dealt, drew or was shown."""
+    from games.hidden_cards import known_cards
     from games.models import LiveMove
-    from games.services.seats import hand_seat_of
 
     problems = []
     by_live: dict[int, list] = {}
@@ -172,16 +151,7 @@ def check_database(tables: list[Table], clients: list[Client]) -> list[str]:
             if c.seen_private:
                 problems.append(f"a spectator of table {c.live_id} saw hidden cards {sorted(c.seen_private)[:5]}")
             continue
-        known: set[str] = set()
-        for move in by_live.get(c.live_id, []):
-            hand_seat = hand_seat_of(move.hand_seats, c.seat)
-            for event in move.events:
-                if event.get("private") is None:
-                    continue
-                visible = event.get("visible_to")
-                if visible is None or hand_seat in visible:
-                    private_codes(event["private"], known)
-        leaked = c.seen_private - known
+        leaked = c.seen_private - known_cards(by_live.get(c.live_id, []), c.seat)
         if leaked:
             problems.append(f"seat {c.seat} of table {c.live_id} saw cards it never held: {sorted(leaked)[:5]}")
     return problems

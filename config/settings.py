@@ -83,6 +83,12 @@ WSGI_APPLICATION = None
 ASGI_APPLICATION = "config.asgi.application"
 
 DATABASES = {"default": database_from_env(BASE_DIR / "db.sqlite3")}
+# Threads per process for the live tables' database work (games/database_calls.py): a pool on
+# PostgreSQL so moves at different tables overlap; 0 on SQLite (one writer at a time), where the calls
+# keep Channels' one thread. Each thread holds its own connection: workers x threads (+ the sweeper)
+# must stay under PostgreSQL's max_connections.
+LIVE_DB_THREADS = int(os.environ.get(
+    "LIVE_DB_THREADS", "0" if DATABASES["default"]["ENGINE"].endswith("sqlite3") else "8"))
 CHANNEL_LAYERS = channel_layers_from_env()
 # Production runs the timer/bot sweeper as its own process (`manage.py run_sweeper`) and sets this to 0
 # for the ASGI workers (games/services/timers.py).

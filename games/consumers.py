@@ -10,11 +10,11 @@ import json
 import logging
 import time
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError
 
+from games import database_calls
 from games.services import presence, resync, snapshots
 from games.services.broadcast import table_group_name
 
@@ -108,7 +108,6 @@ def parse_message(text_data: str | None, bytes_data: bytes | None) -> dict:
     return content
 
 
-@database_sync_to_async
 def _open(live_id: int, user) -> tuple[int | None, dict | None]:
     """(close code, None) or (None, the first `state`): practice games are their owner's only; tournament
     and exhibition tables anyone may watch."""
@@ -122,7 +121,6 @@ def _open(live_id: int, user) -> tuple[int | None, dict | None]:
     return None, state
 
 
-@database_sync_to_async
 def _state(live_id: int, user) -> dict | None:
     snap = snapshots.load_snapshot(live_id)
     if snap is None:
@@ -132,7 +130,6 @@ def _state(live_id: int, user) -> dict | None:
     return state
 
 
-@database_sync_to_async
 def _changes(live_id: int, after: int, version: int, user) -> tuple[int, list[dict]]:
     snap, moves = snapshots.changes_since(live_id, after, version)
     if snap is None:
@@ -144,18 +141,12 @@ def _changes(live_id: int, after: int, version: int, user) -> tuple[int, list[di
     return (moves[-1].version if moves else after), snapshots.update_messages(snap, seat, moves)
 
 
-@database_sync_to_async
 def _move(live_id: int, user, version: int, action: dict, move_id: str):
     from games.services.moves import submit_move
 
     return submit_move(live_id, user, version, action, move_id)
 
 
-_opened = database_sync_to_async(presence.socket_opened)
-_closed = database_sync_to_async(presence.socket_closed)
-
-
-@database_sync_to_async
 def _returned(live_id: int, user) -> bool:
     from games.services.moves import player_returned
 
@@ -180,7 +171,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         # state already holds is skipped by its version, a later one arrives as an update.
         self.group = table_group_name(self.live_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        code, state = await _open(self.live_id, self.user)
+        code, state = await database_calls.run(_open, self.live_id, self.user)
         if code is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
@@ -191,7 +182,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.connected = state.pop("connected")
         await self.send_message(state)
         if state["seat"] is not None:
-            await self.announce_presence(await _opened(self.live_id, state["seat"], self.channel_name))
+            await self.announce_presence(
+                await database_calls.run(presence.socket_opened, self.live_id, state["seat"], self.channel_name))
         from games.services.timers import ensure_sweeper
 
         ensure_sweeper()
@@ -200,7 +192,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            was_player, connected = await _closed(self.live_id, self.channel_name)
+            was_player, connected = await database_calls.run(presence.socket_closed, self.live_id, self.channel_name)
             if was_player:
                 await self.announce_presence(connected)
 
@@ -235,7 +227,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send_message(out)
 
     async def send_state(self) -> None:
-        state = await _state(self.live_id, self.user)
+        state = await database_calls.run(_state, self.live_id, self.user)
         if state is None:
             await self.send_error("not_found", "this game does not exist any more")
             await self.close(code=CLOSE_NOT_FOUND)
@@ -283,7 +275,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                     await self.game_changed({"version": stored})
                 await self.send_message({"type": "pong", "echo": message.get("echo")})
             elif kind == "sync":
-                await _returned(self.live_id, self.user)
+                await database_calls.run(_returned, self.live_id, self.user)
                 await self.send_state()
             else:
                 await self.handle_move(message)
@@ -297,7 +289,8 @@ class GameConsumer(AsyncWebsocketConsumer):
 
         move_id = message["id"]
         try:
-            done = await _move(self.live_id, self.user, message["version"], message["action"], move_id)
+            done = await database_calls.run(_move, self.live_id, self.user, message["version"], message["action"],
+                                            move_id)
         except MoveRefused as refused:
             await self.send_error(refused.code, refused.message, move_id, refused.version)
             if refused.code == STALE:
@@ -321,7 +314,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         if version <= self.sent_version:
             return
         try:
-            newest, messages = await _changes(self.live_id, self.sent_version, version, self.user)
+            # Usually this process made the change or already loaded it: built here, no database thread.
+            found = snapshots.cached_updates(self.live_id, self.sent_version, version, self.user)
+            newest, messages = found if found is not None else await database_calls.run(
+                _changes, self.live_id, self.sent_version, version, self.user)
         except DB_ERRORS:  # the next change (or the client's sync on the gap) catches this socket up
             logger.warning("could not read live game %s for an update", self.live_id, exc_info=True)
             return

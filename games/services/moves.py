@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import engine
@@ -83,25 +83,37 @@ def check_open(live: LiveGame) -> None:
 
 def submit_move(live_game_id: int, user, version: Any, action: Any, client_move_id: str = "") -> MoveDone:
     """A move from a player's socket: `action` is the engine action dict without the seat (or with the
-    player's own hand seat), `version` the game version the player saw. Raises `MoveRefused`."""
-    with transaction.atomic():
-        live = lock_live_game(live_game_id)
-        if live is None:
-            raise MoveRefused(NOT_FOUND, "this game does not exist")
-        holders = seat_holders(live)
-        seat = seat_of_user(holders, user)
-        if seat is None:
-            raise MoveRefused(FORBIDDEN, "spectators cannot act: you hold no seat at this table", live.version)
-        check_open(live)
-        hand_seat = hand_seat_of(live.hand_seats, seat)
-        if not isinstance(action, dict):
-            raise MoveRefused(MALFORMED, "'action' must be an object such as {\"type\": \"draw\"}", live.version)
-        claimed = action.get("seat")
-        if claimed is not None and claimed != hand_seat:
-            raise MoveRefused(FORBIDDEN, f"you may only act for your own seat ({hand_seat})", live.version)
-        if client_move_id and LiveMove.objects.filter(live_game=live, seat=seat,
+    player's own hand seat), `version` the game version the player saw. Raises `MoveRefused`.
+
+    A client move id that this seat already played is refused `already_played`. It is looked up only
+    when the move is refused for another reason; a move that would be applied is stopped by the move
+    table's unique (game, seat, client move id) instead, so the usual move costs no query for its id."""
+    try:
+        with transaction.atomic():
+            return _submit_locked(live_game_id, user, version, action, client_move_id)
+    except IntegrityError:
+        if client_move_id and LiveMove.objects.filter(live_game_id=live_game_id,
                                                       client_move_id=client_move_id).exists():
-            raise MoveRefused(ALREADY_PLAYED, "this move was already played", live.version)
+            raise MoveRefused(ALREADY_PLAYED, "this move was already played") from None
+        raise
+
+
+def _submit_locked(live_game_id: int, user, version: Any, action: Any, client_move_id: str) -> MoveDone:
+    live = lock_live_game(live_game_id)
+    if live is None:
+        raise MoveRefused(NOT_FOUND, "this game does not exist")
+    holders = seat_holders(live)
+    seat = seat_of_user(holders, user)
+    if seat is None:
+        raise MoveRefused(FORBIDDEN, "spectators cannot act: you hold no seat at this table", live.version)
+    check_open(live)
+    hand_seat = hand_seat_of(live.hand_seats, seat)
+    if not isinstance(action, dict):
+        raise MoveRefused(MALFORMED, "'action' must be an object such as {\"type\": \"draw\"}", live.version)
+    claimed = action.get("seat")
+    if claimed is not None and claimed != hand_seat:
+        raise MoveRefused(FORBIDDEN, f"you may only act for your own seat ({hand_seat})", live.version)
+    try:
         if hand_seat is None:
             raise MoveRefused(FORBIDDEN, "you are not dealt in this hand", live.version)
         try:
@@ -119,6 +131,11 @@ def submit_move(live_game_id: int, user, version: Any, action: Any, client_move_
         _player_is_back(live, seat)
         return apply_locked(live, game, holders, seat, parsed, LiveMove.Actor.PLAYER, user=user,
                             client_move_id=client_move_id)
+    except MoveRefused as refused:
+        if refused.code != ALREADY_PLAYED and client_move_id and LiveMove.objects.filter(
+                live_game=live, seat=seat, client_move_id=client_move_id).exists():
+            raise MoveRefused(ALREADY_PLAYED, "this move was already played", live.version) from None
+        raise
 
 
 def _already_applied(live: LiveGame, version: int, seat: int, action: engine.Action) -> bool:

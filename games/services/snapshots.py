@@ -143,12 +143,17 @@ def load_snapshot(live_id: int) -> Snapshot | None:
     return snap
 
 
+def cached_moves(live_id: int, after: int, upto: int) -> list[StoredMove] | None:
+    """Moves with after < version <= upto if the cache holds them all, else None."""
+    cached = [_moves.get((live_id, v)) for v in range(after + 1, upto + 1)]
+    return None if any(m is None for m in cached) else cached  # type: ignore[return-value]
+
+
 def load_moves(live_id: int, after: int, upto: int) -> list[StoredMove]:
     """Moves with after < version <= upto, from the cache when all are there, else one query."""
-    wanted = range(after + 1, upto + 1)
-    cached = [_moves.get((live_id, v)) for v in wanted]
-    if all(m is not None for m in cached):
-        return cached  # type: ignore[return-value]
+    cached = cached_moves(live_id, after, upto)
+    if cached is not None:
+        return cached
     rows = [stored_move_of(m) for m in LiveMove.objects.filter(live_game_id=live_id, version__gt=after,
                                                                version__lte=upto).order_by("version")]
     for m in rows:
@@ -158,15 +163,45 @@ def load_moves(live_id: int, after: int, upto: int) -> list[StoredMove]:
 
 def changes_since(live_id: int, after: int, version: int) -> tuple[Snapshot | None, list[StoredMove]]:
     """What a consumer that has sent `after` needs on hearing of `version`: the newest snapshot it can
-    get (the cached one at `version`, else the current one) and the moves in between."""
-    snap = _snapshots.get((live_id, version))
-    if snap is None:
-        snap = load_snapshot(live_id)
+    get (the cached one at `version`, else the current one) and the moves in between.
+
+    The sockets of one table in this process hear of a change made elsewhere at the same moment: the
+    first loads it, the others wait for it and find it cached (one load per process, not per socket)."""
+    with _loading(live_id):
+        snap = _snapshots.get((live_id, version))
         if snap is None:
-            return None, []
-    if snap.version - after > MAX_CATCH_UP:
-        return snap, []
-    return snap, load_moves(live_id, after, snap.version)
+            snap = load_snapshot(live_id)
+            if snap is None:
+                return None, []
+        if snap.version - after > MAX_CATCH_UP:
+            return snap, []
+        return snap, load_moves(live_id, after, snap.version)
+
+
+def cached_updates(live_id: int, after: int, version: int, user) -> tuple[int, list[dict[str, Any]]] | None:
+    """(newest version, `update` messages) for a consumer that has sent `after` and hears of `version`,
+    built from the cache alone (no query: safe in an event loop), or None when something is missing."""
+    snap = _snapshots.get((live_id, version))
+    if snap is None or snap.version - after > MAX_CATCH_UP:
+        return None
+    moves = cached_moves(live_id, after, snap.version)
+    if moves is None:
+        return None
+    return (moves[-1].version if moves else after), update_messages(snap, snap.seat_of(user), moves)
+
+
+_table_locks: dict[int, threading.Lock] = {}
+_table_locks_lock = threading.Lock()
+
+
+def _loading(live_id: int) -> threading.Lock:
+    with _table_locks_lock:
+        lock = _table_locks.get(live_id)
+        if lock is None:
+            if len(_table_locks) > 4096:  # tables come and go (dropping a lock in use costs a second load)
+                _table_locks.clear()
+            lock = _table_locks[live_id] = threading.Lock()
+        return lock
 
 
 def recent_moves(live_id: int, version: int) -> list[StoredMove]:

@@ -18,12 +18,11 @@ import weakref
 from collections import Counter
 from datetime import datetime
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from games import engine
+from games import database_calls, engine
 from games.engine.cards import COLOUR, COLOUR_CODES, IS_WILD
 from games.models import LiveGame, LiveMove
 from games.services import bot_play, deadlines
@@ -174,17 +173,18 @@ def sweep_interval() -> float:
     return getattr(settings, "LIVE_SWEEP_INTERVAL", DEFAULT_SWEEP_INTERVAL)
 
 
-async def sweep_forever() -> None:
-    """Sweep until cancelled; pause `LIVE_SWEEP_INTERVAL` seconds when nothing was due."""
+async def sweep_forever(interval: float | None = None) -> None:
+    """Sweep until cancelled; pause `interval` (default `LIVE_SWEEP_INTERVAL`) seconds when nothing was
+    due. Each change is announced from this event loop as soon as it commits (`database_calls.run`)."""
     while True:
         try:
-            changed = await database_sync_to_async(sweep_once)(timezone.now())
+            changed = await database_calls.run(sweep_once, timezone.now())
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - e.g. the database restarting: try again shortly
             logger.exception("the sweeper failed; retrying")
             changed = 0
-        await asyncio.sleep(0.05 if changed else sweep_interval())
+        await asyncio.sleep(0.05 if changed else (sweep_interval() if interval is None else interval))
 
 
 _loops: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

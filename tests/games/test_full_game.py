@@ -7,54 +7,16 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games import engine
+from games.hidden_cards import known_cards, private_codes
 from games.models import LiveGame, LiveMove
 from games.services import timers
 from games.services.lifecycle import create_demo_bot_table, live_game_for
-from games.services.seats import hand_seat_of, turn_game_seat
+from games.services.seats import turn_game_seat
 from tests.games.factories import Socket, login_socket, make_tournament_game
 from tournament.models import Game, Hand, HandScore
 from tournament.services.rounds import seat_totals
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
-
-PRIVATE_KEYS = {"hand", "cards", "revealed", "partner_hand", "drawn"}
-
-
-def private_codes(obj, out: list[str]) -> list[str]:
-    """Every card code found under a key that carries hidden cards, anywhere in a message."""
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            if key in PRIVATE_KEYS:
-                _codes(value, out)
-            private_codes(value, out)
-    elif isinstance(obj, list):
-        for item in obj:
-            private_codes(item, out)
-    return out
-
-
-def _codes(value, out):
-    if isinstance(value, str):
-        out.append(value)
-    elif isinstance(value, list):
-        for item in value:
-            _codes(item, out)
-
-
-def known_cards(moves: list[LiveMove], game_seat: int) -> set[str]:
-    """The codes `game_seat` was entitled to see: its own deals and draws, reveals meant for it."""
-    known = set()
-    for move in moves:
-        hand_seat = hand_seat_of(move.hand_seats, game_seat)
-        for event in move.events:
-            private = event["private"]
-            if private is None:
-                continue
-            visible = event["visible_to"]
-            if visible is None or hand_seat in visible:
-                known |= set(private_codes(private, []))
-    return known
-
 
 @database_sync_to_async
 def reload(pk):
@@ -141,11 +103,11 @@ async def test_a_whole_game_with_sockets_and_bots_to_the_target(preset, target):
         allowed = known_cards(moves, seat)
         seen = set()
         for frame in sock.frames:
-            seen |= set(private_codes(frame, []))
+            private_codes(frame, seen)
         assert seen and seen <= allowed, seen - allowed
-    assert all(private_codes(frame, []) == [] for frame in watcher.frames)
+    assert all(not private_codes(frame) for frame in watcher.frames)
     # (the check has teeth: one player's frames hold cards the other was never shown)
-    other = set().union(*(private_codes(f, []) for f in players[1].frames))
+    other = set().union(*(private_codes(f) for f in players[1].frames))
     assert not other <= known_cards(moves, 0)
     kinds = {e["kind"] for m in moves for e in m.events}
     if preset == "ocho-plato":
@@ -188,5 +150,5 @@ async def test_an_exhibition_of_bots_with_eliminations_plays_to_the_end():
     assert game.over and len(game.winners) == 1 and eliminated_seen
     await catch_up([watcher], live.version)
     assert watcher.state["game"]["winners"] == game.winners
-    assert all(private_codes(frame, []) == [] for frame in watcher.frames)
+    assert all(not private_codes(frame) for frame in watcher.frames)
     await watcher.close()

@@ -1,13 +1,16 @@
 """`manage.py run_sweeper`: the live games' turn timers, bot moves and next-hand deals in a process of
 their own (every ASGI worker also sweeps; running both is harmless: each due game is locked and checked
-again before anything is played)."""
+again before anything is played).
 
-import time
+The loop is the workers' own (`games.services.timers.sweep_forever`): one event loop for the whole
+process, so every change is announced through one channel-layer connection as soon as it commits."""
+
+import asyncio
 
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from games.services.timers import sweep_interval, sweep_once
+from games.services.timers import sweep_forever, sweep_interval, sweep_once
 
 
 class Command(BaseCommand):
@@ -19,15 +22,13 @@ class Command(BaseCommand):
                             help="Seconds between sweeps when nothing was due (default: LIVE_SWEEP_INTERVAL).")
 
     def handle(self, *args, once: bool = False, interval: float | None = None, **options) -> None:
-        pause = sweep_interval() if interval is None else interval
         if once:
             changed = sweep_once(timezone.now())
             self.stdout.write(f"{changed} game(s) changed")
             return
+        pause = sweep_interval() if interval is None else interval
         self.stdout.write(f"Sweeping live games every {pause} s; Ctrl+C to stop.")
         try:
-            while True:
-                changed = sweep_once(timezone.now())
-                time.sleep(0.05 if changed else pause)
+            asyncio.run(sweep_forever(pause))
         except KeyboardInterrupt:
             self.stdout.write("Stopped.")

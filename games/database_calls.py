@@ -1,0 +1,65 @@
+"""Where the live-match layer's database work runs when it is called from an event loop.
+
+Channels' `database_sync_to_async` is thread-sensitive by default: every call of every socket of a worker
+process runs in one thread, so a worker makes one move at a time and waits for the database in between.
+On PostgreSQL the calls run instead on a pool of `LIVE_DB_THREADS` threads (each with its own
+connection, kept for `CONN_MAX_AGE` seconds), so moves at different tables overlap; moves at one table
+are still serialised by the game row's lock. SQLite allows one writer at a time: there (setting 0) the
+calls keep Channels' one thread.
+
+`run` also publishes the "changed, version N" signals the call commits (`games.services.broadcast`) from
+the calling event loop, each as soon as its transaction has committed, instead of from the database
+thread; the awaiting caller resumes once they are sent.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+
+from games.services import broadcast
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def thread_count() -> int:
+    """Database threads per process; 0 or 1: Channels' one shared thread."""
+    return int(getattr(settings, "LIVE_DB_THREADS", 0) or 0)
+
+
+def _executor(size: int) -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=size, thread_name_prefix="live-db")
+        return _pool
+
+
+def _with_fresh_connections(func):
+    """As Channels' `database_sync_to_async`: connections past `CONN_MAX_AGE` (or broken) are closed
+    before and after the call. Done inside the call, in the context its queries run in: from the
+    thread handler around it (Channels' way), a pool thread's connection was never closed."""
+    @functools.wraps(func)
+    def call(*args, **kwargs):
+        close_old_connections()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            close_old_connections()
+    return call
+
+
+async def run(func, /, *args, **kwargs):
+    """`func(*args, **kwargs)` on a database thread; its committed table changes announced from here."""
+    size = thread_count()
+    async with broadcast.announcing() as announcer:
+        job = _with_fresh_connections(announcer.wrap(func))
+        if size <= 1:
+            return await sync_to_async(job)(*args, **kwargs)
+        return await sync_to_async(job, thread_sensitive=False, executor=_executor(size))(*args, **kwargs)

@@ -1,10 +1,14 @@
-"""Data for the leaderboard page load test: a running event of N players at tables of 4, one game per
-table with H scored hands (bulk-created rows, as the live-game service would have written them).
+"""Data for the leaderboard and bracket page load tests: a running event of N players at tables of 4, one
+game per table with H scored hands (bulk-created rows, as the live-game service would have written them);
+with ``--bracket``, round 1 then ends and round 2 is a bracket planned, created and started by the
+bracket services (tournament/services/brackets.py: the proposed field, stage one's tables seated and
+started), with H scored hands at every stage-one table.
 
-    python bench/leaderboard_load.py --players 10000 --hands 3
+    python bench/leaderboard_load.py --players 10000 --hands 3 --bracket
     wrk -t2 -c50 -d20s --latency http://127.0.0.1:8000/events/<slug>/leaderboard/
+    wrk -t2 -c50 -d20s --latency http://127.0.0.1:8000/events/<slug>/rounds/2/bracket/
 
-Prints the event's leaderboard URL path. DATABASE_URL from the environment, as for the site.
+Prints the URL paths. DATABASE_URL from the environment, as for the site.
 """
 
 from __future__ import annotations
@@ -68,10 +72,78 @@ def build(players: int, hands: int, seats: int = 4) -> str:
     return f"/events/{event.slug}/leaderboard/"
 
 
+def score_hands(games, hands: int, rng: random.Random) -> None:
+    """``hands`` scored hands for each game (winner-takes scores), bulk-created."""
+    from django.utils import timezone
+
+    from tournament.models import Hand, HandScore, Seat
+
+    now = timezone.now()
+    by_table: dict[int, list] = {}
+    for seat in Seat.objects.filter(table_id__in=[g.table_id for g in games]).order_by("number"):
+        by_table.setdefault(seat.table_id, []).append(seat)
+    hand_rows = [Hand(game=g, number=h + 1, dealer=h % len(by_table[g.table_id]), started_at=now, ended_at=now)
+                 for g in games for h in range(hands)]
+    Hand.objects.bulk_create(hand_rows, batch_size=2000)
+    score_rows = []
+    for hand in hand_rows:
+        table_seats = by_table[hand.game.table_id]
+        winner = rng.choice(table_seats)
+        left = {s.pk: 0 if s is winner else rng.randint(1, 60) for s in table_seats}
+        hand.winner = winner
+        score_rows += [HandScore(hand=hand, seat=s, points_left=left[s.pk],
+                                 points_won=sum(left.values()) if s is winner else 0) for s in table_seats]
+    Hand.objects.bulk_update(hand_rows, ["winner"], batch_size=2000)
+    HandScore.objects.bulk_create(score_rows, batch_size=5000)
+
+
+def build_bracket(slug: str, hands: int) -> str:
+    """End round 1 of the event (every game won by its leading seat) and start a round-2 bracket through
+    the bracket services; stage one's tables get ``hands`` scored hands each. Returns the bracket's path."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+    from django.db.models import Sum
+    from django.utils import timezone
+
+    from tournament.models import Event, Game, HandScore, Round
+    from tournament.services import brackets
+
+    event = Event.objects.get(slug=slug)
+    round_one = Round.objects.get(event=event, number=1)
+    now = timezone.now()
+    with transaction.atomic():
+        leaders: dict[int, tuple[int, int]] = {}
+        for game_id, seat_id, total in (HandScore.objects.filter(hand__game__table__round=round_one)
+                                        .values_list("hand__game_id", "seat_id").annotate(t=Sum("points_won"))):
+            if game_id not in leaders or (total, -seat_id) > (leaders[game_id][1], -leaders[game_id][0]):
+                leaders[game_id] = (seat_id, total)
+        games = list(Game.objects.filter(table__round=round_one))
+        for game in games:
+            game.status, game.finished_at = Game.Status.FINISHED, now
+            game.winner_id = leaders.get(game.pk, (None, 0))[0]
+        Game.objects.bulk_update(games, ["status", "finished_at", "winner"], batch_size=2000)
+        Round.objects.filter(pk=round_one.pk).update(status=Round.Status.FINISHED)
+    organizer = get_user_model().objects.create_superuser(f"{slug}-organizer", password=None)
+    options = brackets.default_options(event)
+    plan = brackets.plan_next_round(event, options)
+    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
+    with transaction.atomic():  # stage one's games running, as start_stage does (without live tables)
+        Game.objects.filter(table__round=round_two).update(status=Game.Status.RUNNING, started_at=now)
+        Round.objects.filter(pk=round_two.pk).update(status=Round.Status.RUNNING, started_at=now)
+        round_two.bracket_stages.filter(number=1).update(started_at=now)
+        score_hands(list(Game.objects.filter(table__round=round_two).select_related("table")), hands,
+                    random.Random(slug))
+    from tournament.live import notify_scores_changed
+
+    notify_scores_changed(event)
+    return f"/events/{slug}/rounds/{round_two.number}/bracket/"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--hands", type=int, default=3)
+    parser.add_argument("--bracket", action="store_true", help="end round 1 and start a round-2 bracket")
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -80,6 +152,10 @@ def main() -> None:
     t0 = time.perf_counter()
     path = build(args.players, args.hands)
     print(f"{args.players} players, {args.hands} hands per table in {time.perf_counter() - t0:.1f} s: {path}")
+    if args.bracket:
+        t0 = time.perf_counter()
+        bracket = build_bracket(path.split("/")[2], args.hands)
+        print(f"round-2 bracket started in {time.perf_counter() - t0:.1f} s: {bracket}")
 
 
 if __name__ == "__main__":

@@ -16,10 +16,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.websocket_urls import websocket_urlpatterns  # noqa: E402
+from tournament.page_cache import PublicPageCache  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # Public pages many read at once are served again from memory while their scores version holds.
+        "http": PublicPageCache(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -90,6 +90,20 @@ DATABASES = {"default": database_from_env(BASE_DIR / "db.sqlite3")}
 LIVE_DB_THREADS = int(os.environ.get(
     "LIVE_DB_THREADS", "0" if DATABASES["default"]["ENGINE"].endswith("sqlite3") else "8"))
 CHANNEL_LAYERS = channel_layers_from_env()
+# Caches: Redis, shared by every worker process and machine, when REDIS_URL is set; else this process's
+# memory. Leaderboard and bracket pages are cached per event and scores version (tournament/standings_cache.py,
+# tournament/page_cache.py): a stored page is served without Django while its version was checked less
+# than STANDINGS_VERSION_CHECK_SECONDS ago; computed standings are shared through the cache with Redis.
+_REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _REDIS_URL,
+                "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "ocho")}
+    if _REDIS_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
+STANDINGS_SHARED_CACHE = bool(_REDIS_URL)
+STANDINGS_VERSION_CHECK_SECONDS = float(os.environ.get("STANDINGS_VERSION_CHECK_SECONDS", "1"))
+STANDINGS_CACHE_SECONDS = float(os.environ.get("STANDINGS_CACHE_SECONDS", "60"))
 # Production runs the timer/bot sweeper as its own process (`manage.py run_sweeper`) and sets this to 0
 # for the ASGI workers (games/services/timers.py).
 LIVE_SWEEPER_IN_PROCESS = env_bool("LIVE_SWEEPER_IN_PROCESS", default=True)

@@ -1,7 +1,8 @@
 """Websocket consumer of the live leaderboard (``ws/events/<slug>/``).
 
 Anyone may watch a public event (no login): the consumer joins the event's group, sends the current
-leaderboard, and sends it again whenever ``tournament.live.notify_scores_changed`` says scores changed
+leaderboard page (``?page=N`` on the socket's URL, 100 rows a page as on the page itself), and sends it
+again whenever ``tournament.live.notify_scores_changed`` says scores changed
 or the client asks with ``{"type": "refresh"}``. Rows are built on the server from the database and hold
 public data only. Every incoming message is checked: anything but a small ``{"type": "refresh"}`` gets an
 error message and changes nothing.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import time
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -30,22 +32,37 @@ def load_public_event(slug: str):
 
 
 @database_sync_to_async
-def leaderboard_rows(event) -> list[dict]:
-    from tournament.standings import compute_standings
+def leaderboard_page(event, page: int) -> dict:
+    """One page of the event's leaderboard, from the standings cached for the current scores version."""
+    from tournament.standings_cache import current_version, standings
+    from tournament.views.leaderboard import PAGE_SIZE, pages_for
 
-    return [row.as_public_dict() for row in compute_standings(event)]
+    rows = standings(event, current_version(event))
+    pages = pages_for(len(rows))
+    page = min(page, pages)
+    shown = rows[(page - 1) * PAGE_SIZE:page * PAGE_SIZE]
+    return {"rows": [row.as_public_dict() for row in shown], "page": page, "pages": pages, "total": len(rows)}
+
+
+def requested_page(scope) -> int:
+    """``?page=N`` of the socket's URL; 1 when absent or not a whole number from 1."""
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("page", ["1"])
+    raw = values[0]
+    return int(raw) if raw.isdigit() and 0 < len(raw) <= 6 and int(raw) > 0 else 1
 
 
 class LeaderboardConsumer(AsyncJsonWebsocketConsumer):
     event = None
     group_name: str | None = None
     last_refresh: float = 0.0
+    page: int = 1
 
     async def connect(self) -> None:
         self.event = await load_public_event(self.scope["url_route"]["kwargs"]["slug"])
         if self.event is None:
             await self.close(code=CLOSE_NO_SUCH_EVENT)
             return
+        self.page = requested_page(self.scope)
         self.group_name = event_group_name(self.event.pk)
         await self.channel_layer.group_add(self.group_name, self.channel_name)
         await self.accept()
@@ -78,11 +95,15 @@ class LeaderboardConsumer(AsyncJsonWebsocketConsumer):
         await self.send_leaderboard()
 
     async def scores_changed(self, message: dict) -> None:
-        """Group message from ``notify_scores_changed``: rebuild the rows and send them."""
+        """Group message from ``notify_scores_changed``: read the scores version again (the change may
+        come from another process) and send the page's rows."""
+        from tournament.standings_cache import forget_version
+
+        forget_version(self.event.pk)
         await self.send_leaderboard()
 
     async def send_leaderboard(self) -> None:
-        await self.send_json({"type": "leaderboard", "rows": await leaderboard_rows(self.event)})
+        await self.send_json({"type": "leaderboard", **await leaderboard_page(self.event, self.page)})
 
     async def send_error(self, error: str) -> None:
         await self.send_json({"type": "error", "error": error})

@@ -4,6 +4,9 @@ The services that record hands call ``notify_scores_changed(event)``; every webs
 (``tournament.consumers.LeaderboardConsumer``, group ``event-<id>``) then recomputes the leaderboard on the
 server and sends the fresh public rows to its browser. The message on the channel layer is deliberately
 tiny ("scores changed"): the rows are built by each consumer from the database, never carried in it.
+
+It also records the change (``tournament.standings_cache.record_change``): the event's scores version
+moves, so every process's cached standings and pages are recomputed on their next read.
 """
 
 from __future__ import annotations
@@ -36,7 +39,10 @@ def notify_scores_changed(event: Event) -> None:
     be rolled back; outside a transaction it is sent at once. A channel layer that cannot be reached
     is logged, never raised: the scores are saved and the pages still show them.
     """
+    from tournament.standings_cache import record_change
+
     event_id = event.pk
+    record_change(event_id)
     transaction.on_commit(lambda: _send_scores_changed(event_id))
 
 

@@ -1,5 +1,6 @@
 // Live leaderboard: keeps the server-rendered table#leaderboard up to date over a websocket.
 // The page is complete without this script; it only replaces the rows when the server sends new ones.
+// The socket's URL carries the page shown (?page=N): the server sends that page's rows (100 a page).
 // Reconnects with exponential back-off (1 s doubling to 30 s, with jitter) after the socket closes.
 
 const table = document.querySelector("table#leaderboard[data-live-url]");
@@ -25,6 +26,7 @@ function cell(text, className) {
 function buildRow(row, previous) {
   const tr = document.createElement("tr");
   tr.dataset.playerId = row.player_id;
+  tr.id = `player-${row.player_id}`;
   tr.appendChild(cell(row.rank));
   const name = document.createElement("td");
   const link = document.createElement("a");
@@ -74,7 +76,9 @@ function connect(attempt = 0) {
     } catch {
       return;
     }
-    if (message.type === "leaderboard" && Array.isArray(message.rows)) render(message.rows);
+    if (message.type === "leaderboard" && Array.isArray(message.rows)) {
+      if (message.page === undefined || String(message.page) === (table.dataset.page || "1")) render(message.rows);
+    }
     else if (message.type === "error") console.warn("leaderboard:", message.error);
   });
   socket.addEventListener("close", () => {

@@ -20,3 +20,19 @@ def test_builds_players_tables_and_scored_hands_the_leaderboard_shows(client):
     assert response.status_code == 200
     assert response.content.count(b"Student ") >= 10
 
+
+
+def test_builds_a_started_round_two_bracket_through_the_bracket_services(client):
+    from tournament.models import BracketEntry, Game, Round
+
+    path = leaderboard_load.build(players=40, hands=2)
+    slug = path.split("/")[2]
+    bracket = leaderboard_load.build_bracket(slug, hands=2)
+    round_two = Round.objects.get(event__slug=slug, number=2, kind=Round.Kind.BRACKET)
+    assert Round.objects.get(event__slug=slug, number=1).status == Round.Status.FINISHED
+    assert BracketEntry.objects.filter(round=round_two).count() == 32  # the proposed field: 8 tables of 4
+    stage_one = Game.objects.filter(table__round=round_two, table__stage=1)
+    assert stage_one.count() == 8 and all(g.status == Game.Status.RUNNING for g in stage_one)
+    assert HandScore.objects.filter(hand__game__table__round=round_two).count() == 32 * 2
+    page = client.get(bracket)
+    assert page.status_code == 200 and page.content.decode().count('class="bracket-table') >= 8

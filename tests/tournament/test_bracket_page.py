@@ -89,7 +89,8 @@ def test_query_count_does_not_grow_with_the_bracket(client):
     small_count = count_queries(client, reverse("bracket_fragment", args=[small_event.slug, 2]))
     big_count = count_queries(client, reverse("bracket_fragment", args=[big_event.slug, 2]))
     assert small_count == big_count <= 12
-    assert count_queries(client, reverse("bracket", args=[big_event.slug, 2])) == big_count
+    # The page reuses the diagram the fragment loaded (cached per scores version): the version check only.
+    assert count_queries(client, reverse("bracket", args=[big_event.slug, 2])) <= big_count
 
 
 def test_a_rotation_shows_its_schedule_and_the_block_being_played(client):

@@ -167,3 +167,25 @@ async def test_foreign_origin_is_refused():
     communicator = WebsocketCommunicator(application, "/ws/events/live/", headers=[(b"origin", b"http://evil.example")])
     connected, _ = await communicator.connect()
     assert not connected
+
+
+async def test_the_socket_sends_the_page_its_url_asks_for():
+    @database_sync_to_async
+    def big_event():
+        event = make_event(slug="live")
+        players = make_players(event, [f"P{i:03d}" for i in range(150)])
+        _round, tables = seat_round(event, players, table_size=3)
+        record_games(tables, [(0, [0, 10, 5])])
+
+    await big_event()
+    communicator, connected = await connect("/ws/events/live/?page=2")
+    assert connected
+    message = await communicator.receive_json_from()
+    assert (message["page"], message["pages"], message["total"]) == (2, 2, 150)
+    assert len(message["rows"]) == 50 and message["rows"][0]["rank"] > 1
+    await communicator.disconnect()
+    for path in ("/ws/events/live/?page=x", "/ws/events/live/?page=0"):
+        communicator, connected = await connect(path)
+        message = await communicator.receive_json_from()
+        assert connected and message["page"] == 1 and len(message["rows"]) == 100
+        await communicator.disconnect()

@@ -2,24 +2,29 @@
 
 The bounds below were measured with 12 players (3 tables of 4) and must hold, unchanged, at 1,000
 players (250 tables of 4, a game per table, three hands each): aggregates run in the database, never
-in a per-player loop.
+in a per-player loop. Leaderboards are cached per scores version (tournament/standings_cache.py): the
+first read computes them, the next ones make only the version check.
 """
+
+import re
 
 import pytest
 from django.urls import reverse
 
 from tests.tournament.standings_data import make_event, make_players, record_games, seat_round
+from tournament import standings_cache
 
 pytestmark = pytest.mark.django_db
 
 HANDS = [(0, [0, 10, 15, 5]), (1, [20, 0, 10, 10]), (2, [3, 4, 0, 8])]
 
 # Measured at 12 players; the same numbers must hold at 1,000.
-LEADERBOARD_QUERIES = 5  # event, rounds, standings (3)
-ROUND_LEADERBOARD_QUERIES = 5
+LEADERBOARD_QUERIES = 5  # event + scores version, rounds, standings (3)
+ROUND_LEADERBOARD_QUERIES = 4  # event + version, standings (3): rounds cached by the first
 TABLE_QUERIES = 5  # table+round+event, seats, games, hands, scores
 EVENT_QUERIES = 5  # event, rounds, tables, seats+players, player count
-PLAYER_QUERIES = 10  # event, player, seats, scoreboard (4), standings (3)
+PLAYER_QUERIES = 7  # event + version, player, seats, scoreboard (4); standings cached by the first page
+CACHED_LEADERBOARD_QUERIES = 1  # the version check
 
 
 def build(players_count: int):
@@ -59,9 +64,32 @@ def test_bounds_are_the_ones_measured_at_small_scale(client, django_assert_num_q
             client.get(url)
 
 
+@pytest.fixture(autouse=True)
+def cold_caches():
+    standings_cache.clear()
+    yield
+    standings_cache.clear()
+
+
+@pytest.mark.parametrize("players_count", [12, 1000])
+def test_a_cached_leaderboard_page_costs_only_the_version_check(client, django_assert_num_queries, players_count):
+    event, _players, _tables = build(players_count)
+    url = reverse("leaderboard", args=[event.slug])
+    with django_assert_num_queries(LEADERBOARD_QUERIES):
+        assert client.get(url).status_code == 200
+    for _ in range(2):
+        with django_assert_num_queries(CACHED_LEADERBOARD_QUERIES):
+            assert client.get(url).status_code == 200
+
+
 def test_the_big_leaderboard_is_right(client):
     event, players, _tables = build(1000)
-    html = client.get(reverse("leaderboard", args=[event.slug])).content.decode()
-    # Every seat 1 (second at each table) wins 40 + game; 250 share rank 1.
-    assert html.count("<td>1</td>") == 250
-    assert html.count('<tr data-player-id=') == 1000
+    url = reverse("leaderboard", args=[event.slug])
+    rows = []
+    for page in range(1, 11):
+        html = client.get(url, {"page": page}).content.decode()
+        rows += re.findall(r'<tr data-player-id="(\d+)" id="player-\d+">\s*<td>(\d+)</td>', html)
+    assert client.get(url, {"page": 11}).status_code == 404
+    # Every seat 1 (second at each table) wins 40 + game: 250 share rank 1 and fill pages 1-3.
+    assert len(rows) == 1000 and len({pid for pid, _ in rows}) == 1000
+    assert [rank for _, rank in rows].count("1") == 250 and rows[249][1] == "1" and rows[250][1] == "251"

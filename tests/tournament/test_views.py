@@ -86,11 +86,11 @@ def test_table_of_another_event_slug_is_not_found(client, played):
 def test_leaderboard_ranks_players_and_documents_the_tiebreak(client, played):
     event, _players, _seated = played
     html = text(client.get(reverse("leaderboard", args=[event.slug])))
-    names = re.findall(r'<tr data-player-id="\d+"> <td>(\d+)</td> <td><a href="[^"]+">(\w+)</a>', html)
+    names = re.findall(r'<tr data-player-id="\d+" id="player-\d+"> <td>(\d+)</td> <td><a href="[^"]+">(\w+)</a>', html)
     assert names == [("1", "Ravi"), ("2", "Asha"), ("3", "Kabir"), ("4", "Meera")]
     assert "How ties are broken" in html and "Fewest points left in hand" in html
     assert "share a rank" in html
-    assert 'data-live-url="/ws/events/chem/"' in html and "js/live_leaderboard.js" in html
+    assert 'data-live-url="/ws/events/chem/?page=1"' in html and "js/live_leaderboard.js" in html
 
 
 def test_round_leaderboard_and_unknown_round(client, played):

@@ -8,6 +8,7 @@ from tournament.models.audit import AuditEntry
 from tournament.models.brackets import BracketEntry, BracketStage, TiebreakDraw
 from tournament.models.events import EligibilityEntry, Event, Player
 from tournament.models.play import Game, Hand, HandScore, Round, Seat, Table
+from tournament.models.standings import StandingsChange
 
 __all__ = [
     "AuditEntry",
@@ -21,6 +22,7 @@ __all__ = [
     "Player",
     "Round",
     "Seat",
+    "StandingsChange",
     "Table",
     "TiebreakDraw",
 ]

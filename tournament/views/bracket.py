@@ -1,21 +1,34 @@
 """The public bracket page of a round: stages drawn as a grid of tables with seeds, players, live scores,
 who went on and who was eliminated. The diagram is a fragment of its own (``bracket_fragment``) that the
 page's script fetches again when the event's websocket says scores changed, or every few seconds when no
-websocket is open. A fixed number of queries, whatever the size of the bracket."""
+websocket is open. A fixed number of queries, whatever the size of the bracket.
+
+The diagram and the rendered HTML are cached per event and scores version (``tournament.standings_cache``),
+and a page the same for every reader without a session is marked for ``tournament.page_cache``. A big
+bracket (more than ``WHOLE_DIAGRAM_TABLES`` tables) shows one stage at a time, ``TABLES_PER_PAGE`` tables a
+page, with every stage's status in a list above it and a search by player name (the current stage first).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.http import Http404
-from django.shortcuts import render
+from django.conf import settings
+from django.http import Http404, HttpResponse
+from django.template.loader import render_to_string
+from django.urls import reverse
 
 from tournament.brackets import GAME_FORMATS
 from tournament.models import Round
+from tournament.page_cache import mark_public
 from tournament.services.brackets import BracketState, load_bracket, stage_advancers
-from tournament.views.public import get_public_event
+from tournament.standings_cache import memo, public_event
 
 POLL_SECONDS = 5
+WHOLE_DIAGRAM_TABLES = 64
+TABLES_PER_PAGE = 32
+SEARCH_LIMIT = 50
+MAX_QUERY_CHARS = 80
 
 
 @dataclass
@@ -45,24 +58,145 @@ def _diagram(round_: Round) -> Diagram:
 
 
 def _bracket_round(slug: str, number: int):
-    event = get_public_event(slug)
-    round_ = Round.objects.filter(event=event, number=number, kind=Round.Kind.BRACKET).first()
+    event, version = public_event(slug)
+    if event is None:
+        raise Http404("No such event.")
+    round_ = memo(("bracket-round", version, number), lambda: Round.objects.filter(
+        event=event, number=number, kind=Round.Kind.BRACKET).first())
     if round_ is None:
         raise Http404("This round is not a bracket.")
     round_.event = event
-    return event, round_
+    return event, version, round_
+
+
+@dataclass(frozen=True)
+class View:
+    """What one request shows: the whole diagram, or (big brackets) one stage's page of tables."""
+
+    stage: int | None = None
+    page: int = 1
+    projector: bool = False
+
+    def query(self) -> str:
+        parts = [f"stage={self.stage}"] if self.stage is not None else []
+        if self.page != 1:
+            parts.append(f"page={self.page}")
+        if self.projector:
+            parts.append("projector=1")
+        return "&".join(parts)
+
+
+def _whole_number(raw: str | None, name: str) -> int | None:
+    if raw is None or raw == "":
+        return None
+    if not raw.isdigit() or len(raw) > 6:
+        raise Http404(f"{name} must be a whole number.")
+    return int(raw)
+
+
+def _view(request, diagram: Diagram) -> View:
+    projector = request.GET.get("projector") == "1"
+    if sum(len(c["tables"]) or len(c["placeholders"]) for c in diagram.columns) <= WHOLE_DIAGRAM_TABLES:
+        return View(projector=projector)
+    numbers = [c["stage"].number for c in diagram.columns]
+    stage = _whole_number(request.GET.get("stage"), "stage")
+    if stage is None:
+        with_tables = [c for c in diagram.columns if c["tables"]]
+        playing = [c for c in with_tables if c["status"] != "finished"]
+        stage = (playing or with_tables[-1:] or diagram.columns)[0]["stage"].number
+    if stage not in numbers:
+        raise Http404(f"No stage {stage}: this bracket has stages {numbers[0]} to {numbers[-1]}.")
+    column = diagram.columns[numbers.index(stage)]
+    pages = max(1, -(-len(column["tables"]) // TABLES_PER_PAGE))
+    page = _whole_number(request.GET.get("page"), "page")
+    page = 1 if page is None else page
+    if not 1 <= page <= pages:
+        raise Http404(f"No page {page}: stage {stage} has pages 1 to {pages}.")
+    return View(stage, page, projector)
+
+
+def _shown(diagram: Diagram, view: View) -> dict:
+    """The template's context for the diagram part: all of it, or one stage's page and the stage list."""
+    if view.stage is None:
+        return {"diagram": diagram, "paging": None}
+    column = next(c for c in diagram.columns if c["stage"].number == view.stage)
+    first = (view.page - 1) * TABLES_PER_PAGE
+    pages = max(1, -(-len(column["tables"]) // TABLES_PER_PAGE))
+    shown = {**column, "tables": column["tables"][first:first + TABLES_PER_PAGE], "placeholders": range(0),
+             "waiting_tables": column["stage"].planned_tables if not column["tables"] else 0}
+    links = sorted({1, pages, *range(max(1, view.page - 3), min(pages, view.page + 3) + 1)})
+    return {"diagram": Diagram(diagram.state, diagram.champion, [shown]),
+            "paging": {"view": view, "stages": diagram.columns, "page": view.page, "pages": pages,
+                       "links": links, "first": first + 1, "last": first + len(shown["tables"]),
+                       "count": len(column["tables"])}}
+
+
+def _diagram_for(version, round_: Round) -> Diagram:
+    return memo(("bracket-diagram", version, round_.pk), lambda: _diagram(round_))
+
+
+def _anonymous(request) -> bool:
+    return settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
+
+
+def _respond(request, version, key: tuple, canonical: bool, template: str, context) -> HttpResponse:
+    """The rendered template, kept per version for readers without a session (and marked for the page
+    cache when the query string is the canonical one, so odd query strings cannot fill it)."""
+    if not _anonymous(request):
+        return HttpResponse(render_to_string(template, context(), request))
+    html = memo(key, lambda: render_to_string(template, context(), request))
+    response = HttpResponse(html)
+    return mark_public(response, version) if canonical else response
 
 
 def bracket(request, slug: str, number: int):
-    event, round_ = _bracket_round(slug, number)
-    projector = request.GET.get("projector") == "1"
-    return render(request, "tournament/bracket.html", {
-        "event": event, "round": round_, "diagram": _diagram(round_), "projector": projector,
-        "poll_seconds": POLL_SECONDS,
-    })
+    event, version, round_ = _bracket_round(slug, number)
+    query = request.GET.get("q", "").strip()[:MAX_QUERY_CHARS]
+    diagram = _diagram_for(version, round_)
+    view = _view(request, diagram)
+    canonical = request.META.get("QUERY_STRING", "") in ("", view.query()) and not query
+
+    def context():
+        fragment = reverse("bracket_fragment", args=[event.slug, round_.number])
+        values = {"event": event, "round": round_, "projector": view.projector, "poll_seconds": POLL_SECONDS,
+                  "query": query, "fragment_url": f"{fragment}?{view.query()}" if view.query() else fragment,
+                  **_shown(diagram, view)}
+        if query:
+            values["matches"], values["match_count"] = _search(version, diagram, query)
+        return values
+
+    if query:
+        return HttpResponse(render_to_string("tournament/bracket.html", context(), request))
+    return _respond(request, version, ("bracket-page", version, round_.pk, view), canonical,
+                    "tournament/bracket.html", context)
 
 
 def bracket_fragment(request, slug: str, number: int):
-    event, round_ = _bracket_round(slug, number)
-    return render(request, "tournament/_bracket.html", {"event": event, "round": round_,
-                                                        "diagram": _diagram(round_)})
+    event, version, round_ = _bracket_round(slug, number)
+    diagram = _diagram_for(version, round_)
+    view = _view(request, diagram)
+    canonical = request.META.get("QUERY_STRING", "") in ("", view.query())
+    return _respond(request, version, ("bracket-fragment", version, round_.pk, view), canonical,
+                    "tournament/_bracket.html",
+                    lambda: {"event": event, "round": round_, **_shown(diagram, view)})
+
+
+def _search(version, diagram: Diagram, query: str) -> tuple[list[dict], int]:
+    """Players of the bracket whose name contains ``query``: their seed and the latest table they sit at
+    (with the stage and page it is on), up to SEARCH_LIMIT, and how many matched."""
+    def index():
+        where: dict[int, dict] = {}
+        for column in diagram.columns:
+            for position, item in enumerate(column["tables"]):
+                for seat in item["state"].seats:
+                    if seat.seat.player_id:
+                        where[seat.seat.player_id] = {"stage": column["stage"], "table": item["state"].table,
+                                                      "page": position // TABLES_PER_PAGE + 1, "seat": seat}
+        return where
+
+    where = memo(("bracket-search", version, diagram.state.round.pk), index)
+    needle = query.casefold()
+    found = [{"player": player, "seed": diagram.state.seeds.get(pid), **where.get(pid, {})}
+             for pid, player in diagram.state.players.items() if needle in player.display_name.casefold()]
+    found.sort(key=lambda m: (m["seed"] or 10**9, m["player"].display_name.casefold()))
+    return found[:SEARCH_LIMIT], len(found)

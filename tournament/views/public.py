@@ -10,9 +10,14 @@ from django.shortcuts import get_object_or_404, render
 
 from tournament.models import Event, Player, Round, Seat, Table
 from tournament.services.rotations import table_schedule
-from tournament.standings import TIEBREAK_ORDER, compute_standings
+from tournament.standings import TIEBREAK_ORDER
+from tournament.standings_cache import public_event as cached_public_event
+from tournament.standings_cache import standings as cached_standings
+from tournament.views.leaderboard import leaderboard
 from tournament.views.rules_summary import rules_summary
 from tournament.views.scoreboard import load_scoreboards
+
+__all__ = ["event_detail", "event_list", "home", "leaderboard", "leaderboards", "player_detail", "table_detail"]
 
 
 def public_events():
@@ -75,29 +80,6 @@ def event_detail(request, slug: str):
     )
 
 
-def leaderboard(request, slug: str, number: int | None = None):
-    event = get_public_event(slug)
-    rounds = list(Round.objects.filter(event=event).order_by("number"))
-    selected = None
-    if number is not None:
-        selected = next((r for r in rounds if r.number == number), None)
-        if selected is None:
-            raise Http404("No such round.")
-    rows = compute_standings(event, round=selected)
-    return render(
-        request,
-        "tournament/leaderboard.html",
-        {
-            "event": event,
-            "rounds": rounds,
-            "selected_round": selected,
-            "rows": rows,
-            "tiebreaks": TIEBREAK_ORDER,
-            "live": selected is None,
-        },
-    )
-
-
 def table_detail(request, slug: str, table_id: int):
     table = get_object_or_404(
         Table.objects.select_related("round__event").exclude(round__event__status=Event.Status.DRAFT),
@@ -121,7 +103,9 @@ def table_detail(request, slug: str, table_id: int):
 
 
 def player_detail(request, slug: str, player_id: int):
-    event = get_public_event(slug)
+    event, version = cached_public_event(slug)
+    if event is None:
+        raise Http404("No such event.")
     player = get_object_or_404(Player.objects.filter(event=event), pk=player_id)
     my_seats = list(
         Seat.objects.filter(player=player).select_related("table__round").order_by("table__round__number")
@@ -131,7 +115,7 @@ def player_detail(request, slug: str, player_id: int):
     for seat in my_seats:
         for board in boards[seat.table_id]:
             games.append((seat, board, board.chart(emphasis_player_id=player.pk)))
-    standing = next((row for row in compute_standings(event) if row.player_id == player.pk), None)
+    standing = next((row for row in cached_standings(event, version) if row.player_id == player.pk), None)
     return render(
         request,
         "tournament/player_detail.html",

@@ -1,0 +1,207 @@
+"""Big public pages: the leaderboard's pages, search and "my position"; the bracket's stages and pages;
+both cached per scores version and recomputed when a hand is recorded or corrected."""
+
+import asyncio
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.tournament.bracket_factories import played_first_round
+from tests.tournament.standings_data import make_event, make_players, record_games, seat_round
+from tournament import page_cache, standings_cache
+from tournament.models import Game, Seat
+from tournament.services import brackets, results
+from tournament.services.brackets import NextRoundOptions
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def cold_caches():
+    standings_cache.clear()
+    page_cache.clear()
+    yield
+    standings_cache.clear()
+    page_cache.clear()
+
+
+def ranked_event(count=250):
+    """``count`` players; at each table of 4 the first seat wins one hand (table t's winner scores 10 + t)."""
+    event = make_event(slug="big")
+    players = make_players(event, [f"P{i:04d}" for i in range(count)])
+    _round, tables = seat_round(event, players)
+    record_games(tables, [(0, [0, 4, 3, 3])])
+    return event, players, tables
+
+
+def listed(html: str) -> list[str]:
+    return re.findall(r'<tr data-player-id="\d+" id="player-\d+">\s*<td>\d+</td>\s*<td><a href="[^"]+">(\w+)</a>', html)
+
+
+def test_the_leaderboard_shows_100_rows_a_page_with_links_to_the_others(client):
+    event, players, _ = ranked_event(250)
+    url = reverse("leaderboard", args=[event.slug])
+    first = client.get(url).content.decode()
+    assert len(listed(first)) == 100 and "Rows 1–100 of 250" in first
+    assert f'href="{url}?page=2"' in first and f'href="{url}?page=3"' in first and "?page=4" not in first
+    assert 'data-live-url="/ws/events/big/?page=1"' in first
+    last = client.get(url, {"page": 3}).content.decode()
+    assert len(listed(last)) == 50 and "Rows 201–250 of 250" in last and 'rel="prev"' in last
+    everyone = listed(first) + listed(client.get(url, {"page": 2}).content.decode()) + listed(last)
+    assert sorted(everyone) == sorted(p.display_name for p in players)
+    for bad in ("0", "4", "x", "-1", "2.5"):
+        assert client.get(url, {"page": bad}).status_code == 404, bad
+
+
+def test_find_a_player_lists_matches_with_rank_and_page(client):
+    event, players, _ = ranked_event(250)
+    url = reverse("leaderboard", args=[event.slug])
+    html = client.get(url, {"q": "p02"}).content.decode()  # P0200-P0249, case-insensitive
+    assert "50 players named like “p02”" in html
+    assert re.search(r'href="/events/big/leaderboard/\?page=\d#player-\d+">page \d</a>', html)
+    assert "js/live_leaderboard.js" not in html
+    none = client.get(url, {"q": "<nobody>"}).content.decode()
+    assert "No player named like “&lt;nobody&gt;”" in none and "<nobody>" not in none
+
+
+def test_a_logged_in_player_sees_their_position(client):
+    event, players, _ = ranked_event(250)
+    me = players[201]
+    client.force_login(me.user)
+    html = client.get(reverse("leaderboard", args=[event.slug])).content.decode()
+    position = re.search(r'id="my-position">You are ranked <strong>(\d+)</strong>.*?page=(\d)#player-(\d+)', html)
+    assert position and position.group(3) == str(me.pk)
+    rank, page = int(position.group(1)), int(position.group(2))
+    assert f'id="player-{me.pk}"' in client.get(reverse("leaderboard", args=[event.slug]), {"page": page}).content.decode()
+    assert 1 <= rank <= 250
+
+
+def leaderboard_points(client, event, player) -> int:
+    html = client.get(reverse("leaderboard", args=[event.slug]), {"q": player.display_name}).content.decode()
+    return int(re.search(r"<td class=\"text-end\">(\d+)</td><td><a href=\"[^\"]+\">page", html).group(1))
+
+
+@pytest.mark.parametrize("capture", [True, False], ids=["after-commit", "inside-the-transaction"])
+def test_recording_and_correcting_a_hand_changes_the_cached_pages(client, django_capture_on_commit_callbacks,
+                                                                   capture):
+    event, players, tables = ranked_event(8)
+    game = Game.objects.get(table=tables[1].table)
+    seats = list(Seat.objects.filter(table=tables[1].table).order_by("number"))
+    winner = seats[2].player
+    url = reverse("leaderboard", args=[event.slug])
+    assert leaderboard_points(client, event, winner) == 0
+    client.get(url)  # the anonymous page is now cached
+    first_page = client.get(url).content.decode()
+
+    def record(number, left):
+        points = {seat.pk: value for seat, value in zip(seats, left, strict=True)}
+        if capture:
+            with django_capture_on_commit_callbacks(execute=True):
+                results.record_hand(game, number, seats[2].pk, points, None, "played offline")
+        else:
+            results.record_hand(game, number, seats[2].pk, points, None, "played offline")
+
+    record(2, [5, 6, 0, 7])
+    assert leaderboard_points(client, event, winner) == 18
+    assert client.get(url).content.decode() != first_page
+    record(2, [1, 1, 0, 1])  # a correction of the same hand
+    assert leaderboard_points(client, event, winner) == 3
+
+
+def big_bracket():
+    """300 players, a field of 256: stage one has 64 tables, then 16, 4 and the final (85 tables)."""
+    event, organizer, _ = played_first_round(300)
+    options = NextRoundOptions(field=256, advance=[1], draw_seed=9)
+    round_two = brackets.create_bracket_round(event, options, brackets.plan_next_round(event, options).field_ids,
+                                              organizer)
+    brackets.start_stage(round_two, 1, organizer)
+    return event, round_two
+
+
+def tables_shown(html: str) -> list[str]:
+    return re.findall(r'id="s(\d+)t(\d+)"', html)
+
+
+def test_a_big_bracket_shows_one_stage_a_page_at_a_time_with_a_search(client):
+    event, round_two = big_bracket()
+    url = reverse("bracket", args=[event.slug, round_two.number])
+    html = client.get(url).content.decode()
+    assert tables_shown(html) == [("1", str(n)) for n in range(1, 33)]
+    assert "Tables 1–32 of 64" in html and "64 tables" in html and "16 tables" in html and "Final" in html
+    assert 'href="?stage=1&amp;page=2"' in html and 'href="?stage=2"' in html
+    assert 'data-fragment-url="/events/' in html
+    second = client.get(url, {"stage": 1, "page": 2}).content.decode()
+    assert tables_shown(second) == [("1", str(n)) for n in range(33, 65)]
+    waiting = client.get(url, {"stage": 2}).content.decode()
+    assert tables_shown(waiting) == [] and "16 tables, seated when stage 1 ends." in waiting
+    fragment = client.get(reverse("bracket_fragment", args=[event.slug, round_two.number]),
+                          {"stage": 1, "page": 2}).content.decode()
+    assert tables_shown(fragment) == tables_shown(second) and "<html" not in fragment
+    for bad in ({"stage": 9}, {"stage": "x"}, {"stage": 1, "page": 3}, {"page": "0"}):
+        assert client.get(url, bad).status_code == 404, bad
+    entry = round_two.bracket_entries.select_related("player").order_by("-seed").first()
+    found = client.get(url, {"q": entry.player.display_name}).content.decode()
+    table = next(t for t in round_two.tables.filter(stage=1) if entry.player_id in {s.player_id for s in t.seats.all()})
+    page = (table.number - 1) // 32 + 1
+    anchor = f'?stage=1{"&amp;page=2" if page == 2 else ""}#s1t{table.number}'
+    assert f"Seed {entry.seed}: <strong>{entry.player.display_name}</strong>" in found and anchor in found
+
+
+@pytest.mark.parametrize("players", [16, 64])
+def test_a_cached_bracket_page_costs_only_the_version_check(client, django_assert_num_queries, players):
+    event, organizer, _ = played_first_round(players)
+    options = NextRoundOptions(field=players, advance=[1], draw_seed=9)
+    round_two = brackets.create_bracket_round(event, options, brackets.plan_next_round(event, options).field_ids,
+                                              organizer)
+    url = reverse("bracket", args=[event.slug, round_two.number])
+    client.get(url)
+    with django_assert_num_queries(1):
+        assert client.get(url).status_code == 200
+    with django_assert_num_queries(1):  # the fragment shares the diagram
+        assert client.get(reverse("bracket_fragment", args=[event.slug, round_two.number])).status_code == 200
+
+
+# ---- the page cache in front of Django -------------------------------------------------------------
+
+
+class MarkedApp:
+    """A stand-in for Django: answers with a page marked for ``version``; counts its calls."""
+
+    def __init__(self, version):
+        self.version, self.calls = version, 0
+
+    async def __call__(self, scope, receive, send):
+        self.calls += 1
+        value = f"{self.version.event_id} {self.version.created!r} {self.version.change}".encode()
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"text/html"), (page_cache.PUBLIC_PAGE_HEADER.encode(), value)]})
+        await send({"type": "http.response.body", "body": f"page {self.calls}".encode()})
+
+
+def call(app, cookie=None, method="GET"):
+    headers = [(b"host", b"testserver")] + ([(b"cookie", cookie)] if cookie else [])
+    scope = {"type": "http", "method": method, "path": "/events/x/leaderboard/", "query_string": b"",
+             "scheme": "http", "headers": headers}
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    asyncio.run(app(scope, None, send))
+    return sent
+
+
+def test_the_page_cache_serves_a_marked_page_again_while_its_version_is_current(settings):
+    settings.STANDINGS_VERSION_CHECK_SECONDS = 60
+    version = standings_cache.Version(987654, 1.5, 3)
+    standings_cache._versions[987654] = (version, __import__("time").monotonic())
+    inner = MarkedApp(version)
+    app = page_cache.PublicPageCache(inner)
+    first = call(app)
+    assert all(name != page_cache.PUBLIC_PAGE_HEADER.lower().encode() for name, _ in first[0]["headers"])
+    assert call(app)[1]["body"] == b"page 1" and inner.calls == 1  # served from memory
+    assert call(app, cookie=b"sessionid=abc")[1]["body"] == b"page 2"  # a session: always Django
+    assert call(app, method="HEAD")[1]["body"] == b"page 3"
+    standings_cache.forget_version(987654)  # a change heard of: back through Django
+    assert call(app)[1]["body"] == b"page 4" and inner.calls == 4

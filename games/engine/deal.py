@@ -3,6 +3,7 @@ first-card rules. `HandSetup` records everything a hand is determined by, for `r
 
 from __future__ import annotations
 
+import _random
 import random
 from collections import Counter
 from collections.abc import Iterable
@@ -21,19 +22,38 @@ from .shuffle import shuffle
 from .state import CHOOSE_COLOUR, PLAY, HandState
 
 
-def _choose_dealer(rules: RuleSet, seats: int, rng: random.Random, events: list[Event]) -> int:
-    """001: "Each player draws a card. Player with the highest point value is the dealer." Ties draw again."""
+def _choose_dealer(rules: RuleSet, seats: int, rng: random.Random, events: list[Event] | None) -> int:
+    """001: "Each player draws a card. Player with the highest point value is the dealer." Ties draw again.
+
+    `events` None: the same draws, without the dealer_draw events (`new_hand`)."""
     full = deck_cards(rules)
     candidates = list(range(seats))
+    points = rules.card_points
     while True:
         drawn = rng.sample(full, len(candidates))
-        values = [rules.card_points(c) for c in drawn]
+        values = [points(c) for c in drawn]
         best = max(values)
-        events.append(Event("dealer_draw", {"draws": [[s, CODE[c]] for s, c in zip(candidates, drawn, strict=True)]}))
-        tied = [s for s, v in zip(candidates, values, strict=True) if v == best]
-        if len(tied) == 1:
-            return tied[0]
-        candidates = tied
+        if events is not None:
+            events.append(Event("dealer_draw", {"draws": [[s, CODE[c]] for s, c in zip(candidates, drawn,
+                                                                                         strict=True)]}))
+        if values.count(best) == 1:
+            return candidates[values.index(best)]
+        candidates = [s for s, v in zip(candidates, values, strict=True) if v == best]
+
+
+_Random = random.Random
+_seed = _random.Random.seed
+
+
+def _generator(seed: object) -> random.Random:
+    """`random.Random(seed)`, built in one seeding instead of two for an int seed (`Random(seed)` seeds in
+    its `__new__` and again in `__init__`): the same generator state, checked in tests/engine/test_rules.py."""
+    if type(seed) is not int:
+        return _Random(seed)
+    rng = _Random.__new__(_Random)
+    _seed(rng, seed)
+    rng.gauss_next = None
+    return rng
 
 
 def _deck_order(rules: RuleSet, deck: Iterable[str]) -> list[int]:
@@ -63,13 +83,24 @@ def start_hand(rules: RuleSet, seats: int, *, seed: int | None = None, deck: lis
     card codes top of the draw pile first; hands are dealt in blocks (seat 0 takes the first `hand_size`
     cards, then seat 1, ...), and the next card is turned up. Without `dealer`, the seats draw for it.
     """
+    events: list[Event] = []
+    return _deal(rules, seats, seed, deck, dealer, events), events
+
+
+def new_hand(rules: RuleSet, seats: int, *, seed: int | None = None, deck: list[str] | None = None,
+             dealer: int | None = None) -> HandState:
+    """`start_hand` without the opening events (the same hand; the events are not even built)."""
+    return _deal(rules, seats, seed, deck, dealer, None)
+
+
+def _deal(rules: RuleSet, seats: int, seed: int | None, deck: list[str] | None, dealer: int | None,
+          events: list[Event] | None) -> HandState:
     rules.check_seats(seats)
     if seed is None:
         if deck is None:
             raise RuleError("a hand needs a seed or an explicit deck order")
         seed = 0
-    rng = random.Random(seed)
-    events: list[Event] = []
+    rng = _generator(seed)
     if dealer is None:
         dealer = _choose_dealer(rules, seats, rng, events)
     elif not (isinstance(dealer, int) and 0 <= dealer < seats):
@@ -111,13 +142,19 @@ def start_hand(rules: RuleSet, seats: int, *, seed: int | None = None, deck: lis
     state.blocked = False
     state.rng = rng
     state.offered = None
+    if events is None:
+        # quiet: the first card's effects are applied the same way, their events thrown away
+        state.quiet = True
+        _turn_up(state, [])
+        state.quiet = False
+        return state
     state.quiet = False
     events.append(Event("hand_started", {"seats": seats, "dealer": dealer, "hand_size": size}))
     for seat in range(seats):
         events.append(Event("dealt", {"seat": seat, "count": size}, {"cards": [CODE[c] for c in hands[seat]]},
                             seen_by(state, seat)))
     _turn_up(state, events)
-    return state, events
+    return state
 
 
 def _turn_up(state: HandState, events: list[Event]) -> None:
@@ -161,12 +198,6 @@ def _turn_up(state: HandState, events: list[Event]) -> None:
             events.append(Event("skipped", {"seat": first}))
             state.turn = (first + 1) % n
     state.phase = CHOOSE_COLOUR if IS_WILD[card] else PLAY
-
-
-def new_hand(rules: RuleSet, seats: int, *, seed: int | None = None, deck: list[str] | None = None,
-             dealer: int | None = None) -> HandState:
-    """`start_hand` without the opening events."""
-    return start_hand(rules, seats, seed=seed, deck=deck, dealer=dealer)[0]
 
 
 @dataclass(frozen=True)

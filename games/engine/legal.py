@@ -55,30 +55,47 @@ _UNO_TABLES: list[list[list[Play]] | None] = [None] * len(_SEATS)
 _SUIT_TABLES: list[list[list[Play]] | None] = [None] * len(_SEATS)
 
 
+def _match_table(seat: int, suits: bool, colour: int, top_face: int) -> list[list[Play]]:
+    """card id -> the Play actions of that card for `seat` on this colour and top card (empty if it does
+    not match): the normal turn's test, computed once per seat, colour and top face (see `_MATCHING`)."""
+    plays = (_SUIT_TABLES if suits else _UNO_TABLES)[seat] or _play_table(seat, suits)
+    return [plays[card] if IS_WILD[card] or COLOUR[card] == colour or FACE[card] == top_face >= 0 else []
+            for card in range(C.CARD_COUNT)]
+
+
+# seat -> {(colour * 64 + top face + 1) * 2 + suits: `_match_table`}; a few dozen tables per seat
+_MATCHING: list[dict[int, list[list[Play]]]] = [{} for _ in _SEATS]
+
+
 def legal_actions(state: HandState, seat: int) -> list[Action]:
     """Every action `seat` may take now; each succeeds in `apply`, and every other action raises."""
     phase = state.phase
     if phase == OVER:
         return []
-    out: list[Action] = []
     rules = state.rules
     if seat == state.turn:
         hand = state.hands[seat]
         if phase == PLAY and not state.pending:
-            enforced = rules.wd4_restriction != "none" and not rules.challenge
-            colour = state.colour
-            top_face = FACE[state.discard[-1]]
-            suits = rules.deck == "cards"
-            table = (_SUIT_TABLES if suits else _UNO_TABLES)[seat] or _play_table(seat, suits)
-            is_wild = IS_WILD
-            card_colour = COLOUR
-            face = FACE
-            for card in dict.fromkeys(hand):
-                # inlined is_playable: this loop is the hot path of random play
-                if is_wild[card] or card_colour[card] == colour or face[card] == top_face >= 0:
-                    if enforced and KIND[card] == C.WILD_DRAW4 and wd4_guilty(state, hand, card):
-                        continue
-                    out += table[card]
+            if rules.wd4_restriction != "none" and not rules.challenge:
+                out = _enforced_plays(state, seat, hand)
+            else:
+                # the hot path of every simulation: which cards match, found by table lookups in C loops
+                colour = state.colour
+                top_face = FACE[state.discard[-1]]
+                suits = rules.deck == "cards"
+                key = (colour * 64 + top_face + 1) * 2 + suits
+                table = _MATCHING[seat].get(key)
+                if table is None:
+                    table = _MATCHING[seat][key] = _match_table(seat, suits, colour, top_face)
+                out = []
+                cards = []  # the matching cards so far: identical copies in the hand are listed once
+                for card in hand:
+                    plays = table[card]
+                    if plays:
+                        if card in cards:
+                            continue
+                        cards.append(card)
+                        out += plays
             if not out or (rules.reneging and (state.pile or len(state.discard) > 1)):
                 out.append(_DRAW[seat])
             if len(hand) == 2 and rules.uno_call and not state.uno[seat]:
@@ -88,6 +105,7 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
                 out.append(_CALL_UNO[seat] if window == seat else Catch(seat, window))
             state.offered = tuple(out)
             return out
+        out = []
         colours = rules.colours
         if phase == CHOOSE_COLOUR:
             out += [ChooseColour(seat, COLOUR_CODES[c]) for c in colours]
@@ -106,6 +124,8 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
             out.append(_simple(Draw, seat))
         if rules.uno_call and len(hand) == 2 and not state.uno[seat] and phase <= AFTER_DRAW:
             out.append(_CALL_UNO[seat])
+    else:
+        out = []
     window = state.uno_window
     if window >= 0:
         if window == seat:
@@ -113,6 +133,21 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
         else:
             out.append(Catch(seat, window))
     state.offered = tuple(out)
+    return out
+
+
+def _enforced_plays(state: HandState, seat: int, hand: list[int]) -> list[Action]:
+    """The normal turn's plays when the engine enforces the Wild Draw 4 restriction (no challenge)."""
+    out: list[Action] = []
+    colour = state.colour
+    top_face = FACE[state.discard[-1]]
+    suits = state.rules.deck == "cards"
+    table = (_SUIT_TABLES if suits else _UNO_TABLES)[seat] or _play_table(seat, suits)
+    for card in dict.fromkeys(hand):
+        if IS_WILD[card] or COLOUR[card] == colour or FACE[card] == top_face >= 0:
+            if KIND[card] == C.WILD_DRAW4 and wd4_guilty(state, hand, card):
+                continue
+            out += table[card]
     return out
 
 

@@ -151,3 +151,42 @@ def test_apply_without_events_reaches_the_same_state(preset, seats):
         assert apply(loud, action)
         assert apply(quiet, action, events=False) == []
         assert quiet == loud and not quiet.quiet
+
+
+@pytest.mark.parametrize("preset, seats", [("uno-official", 2), ("uno-official", 4), ("uno-400", 3),
+                                           ("uno-classroom", 2), ("ocho-plato", 4), ("ocho-cards", 3)])
+def test_step_makes_the_move_apply_makes(preset, seats):
+    """`step(state, i)` is `apply(state, legal_moves(state)[i])` on the state (no events), move by move,
+    including after another seat's `legal_actions` was asked for (step then lists the turn's own)."""
+    from games.engine import action_from_dict, apply, legal_actions, legal_moves, new_hand, step
+
+    rng = random.Random(5)
+    for seed in range(6):
+        loud = new_hand(get_preset(preset), seats, seed=seed)
+        fast = loud.copy()
+        while not loud.over:
+            moves = legal_moves(fast)
+            assert moves == legal_actions(loud, loud.turn)
+            index = rng.randrange(len(moves))
+            if rng.random() < 0.2:
+                legal_actions(fast, (fast.turn + 1) % seats)  # offered now lists another seat's actions
+            apply(loud, action_from_dict(moves[index].to_dict()))
+            assert step(fast, index) is None
+            assert fast == loud and not fast.quiet and fast.offered is None
+        assert legal_moves(fast) == []
+
+
+def test_step_refuses_a_move_that_is_not_listed():
+    from games.engine import IllegalAction, legal_moves, new_hand, step
+
+    state = new_hand(get_preset("uno-official"), 3, seed=2)
+    before = state.to_dict()
+    count = len(legal_moves(state))
+    for index in (count, -1, 1.0, "0", None):
+        with pytest.raises(IllegalAction, match="there is no move"):
+            step(state, index)
+        assert state.to_dict() == before
+    while not state.over:
+        step(state, 0)
+    with pytest.raises(IllegalAction, match="the hand is over"):
+        step(state, 0)

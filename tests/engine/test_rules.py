@@ -84,3 +84,44 @@ def test_fast_shuffle_is_random_shuffle():
         r1.shuffle(a)
         shuffle(r2, b)
         assert a == b and r1.getstate() == r2.getstate()
+
+
+def test_generator_is_random_random():
+    """A hand's generator is built faster than `random.Random(seed)`, in the same state for every seed."""
+    import random
+
+    from games.engine.deal import _generator
+
+    for seed in (0, 1, 7, 2**31, 2**32 - 1, 2**63 - 1, 2**64 + 7, -3, 10**30, "abc", 1.5, True):
+        assert _generator(seed).getstate() == random.Random(seed).getstate()
+        assert _generator(seed).random() == random.Random(seed).random()
+
+
+def test_deals_are_those_of_the_standard_library():
+    """Stored hands are verified by dealing their seed again: the deal must stay exactly `random.Random(seed)`
+    drawing for the dealer (`sample`), then `shuffle` of the canonical deck, hands in blocks from its end."""
+    import random
+
+    from games.engine import new_hand, start_hand
+    from games.engine.decks import deck_cards
+
+    for preset in ("uno-official", "uno-classroom", "ocho-plato", "ocho-cards"):
+        rules = get_preset(preset)
+        for seats in (2, 3, 4):
+            for seed in range(40):
+                rng = random.Random(seed)
+                full = list(deck_cards(rules))
+                candidates = list(range(seats))
+                while True:
+                    values = [rules.card_points(c) for c in rng.sample(full, len(candidates))]
+                    tied = [s for s, v in zip(candidates, values, strict=True) if v == max(values)]
+                    if len(tied) == 1:
+                        break
+                    candidates = tied
+                rng.shuffle(full)
+                size = rules.hand_size
+                hands = [full[len(full) - size * (s + 1):len(full) - size * s][::-1] for s in range(seats)]
+                state = new_hand(rules, seats, seed=seed)
+                assert state.dealer == tied[0]
+                assert [h[:size] for h in state.hands] == hands
+                assert state == start_hand(rules, seats, seed=seed)[0]

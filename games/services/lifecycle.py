@@ -168,13 +168,13 @@ def tournament_game_status_changed(tgame, action: str, now=None) -> LiveGame | N
     so every socket at the table hears of it at once. None if the game has no live table."""
     from datetime import timedelta
 
-    from games.services.moves import lock_live_game, store_notice
+    from games.services.moves import store_notice
 
     pk = LiveGame.objects.filter(game_id=tgame.pk).values_list("pk", flat=True).first()
     if pk is None:
         return None
     now = now or timezone.now()
-    live = lock_live_game(pk)
+    live = _lock_without_waiting(pk)
     if live.status != LiveGame.Status.RUNNING:
         return live  # the game had already ended at the table
     game = engine.Game.from_dict(live.state)
@@ -198,3 +198,23 @@ def tournament_game_status_changed(tgame, action: str, now=None) -> LiveGame | N
         raise ValueError(f"unknown game action {action!r}")
     store_notice(live, game, seat_holders(live), kind, data)
     return live
+
+
+class LiveTableBusy(Exception):
+    """A move holds the live table's row right now (the organizer's change is rolled back; try again)."""
+
+
+def _lock_without_waiting(pk: int) -> LiveGame:
+    """The live game row, locked, or `LiveTableBusy` at once if a move holds it. The organizer's change
+    holds the tournament game's row, and a move that ends a hand holds the live game's and then writes
+    rows pointing at the tournament game: waiting here could deadlock with it (PostgreSQL would abort one).
+    SQLite has no row locks: its write lock is taken at BEGIN, so there is nothing to wait for here."""
+    from django.db import OperationalError, connection
+
+    qs = LiveGame.objects.select_related("game", "owner").filter(pk=pk)
+    if connection.features.has_select_for_update_nowait:
+        qs = qs.select_for_update(nowait=True, of=("self",))
+    try:
+        return qs.get()
+    except OperationalError as error:
+        raise LiveTableBusy("a move is being played at this table right now; try again in a moment") from error

@@ -131,8 +131,10 @@ def stored(live_id: int) -> tuple[int, list[int]]:
 
 def test_one_of_two_workers_killed_mid_round(live_asgi_workers):  # noqa: F811 (fixture)
     needs_postgresql_and_redis()
-    a = live_asgi_workers(WORKER_SETTINGS)
-    b = live_asgi_workers(WORKER_SETTINGS)
+    # Redis pub/sub ignores database numbers: a prefix of this run's own keeps other runs' broadcasts out
+    environ = {"CHANNEL_LAYER_PREFIX": f"reliab-workers-{os.getpid()}"}
+    a = live_asgi_workers(WORKER_SETTINGS, environ)
+    b = live_asgi_workers(WORKER_SETTINGS, environ)
     # table 1: two players and a bot, no timer; table 2: two players, a turn timer, a bot takes a seat
     # after one missed turn
     g1, (p0, p1) = make_tournament_game(2, bots=1)
@@ -205,7 +207,7 @@ def test_one_of_two_workers_killed_mid_round(live_asgi_workers):  # noqa: F811 (
         step(table2[1:], [watcher])
 
     # A is restarted; q0 reconnects there and resyncs: the bot gives the seat back
-    a2 = live_asgi_workers(WORKER_SETTINGS)
+    a2 = live_asgi_workers(WORKER_SETTINGS, environ)
     state = table2[0].reconnect(a2)
     assert state["role"] == "player"
     returned = table2[1].until(lambda m: m["type"] == "update"

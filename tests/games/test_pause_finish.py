@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games.models import LiveGame, LiveMove
 from games.services import timers
+from games.services.lifecycle import live_game_for
 from tests.games.test_table_play import play_one, setup_table
 from tests.tournament.organizer_factories import make_user
 from tournament.services import rounds
@@ -131,3 +132,41 @@ def test_a_game_without_a_live_table_changes_status_as_before():
     game, _ = make_tournament_game(2)
     assert rounds.change_game_status(game, "pause", make_user("org-nolive")).status == "paused"
     assert not LiveGame.objects.filter(game=game).exists()
+
+
+def test_a_pause_while_a_move_holds_the_table_is_refused_at_once_not_deadlocked():
+    import threading
+
+    from django.db import connection, transaction
+
+    from games.services.moves import lock_live_game
+    from tests.games.factories import make_tournament_game
+    from tournament.models import AuditEntry
+
+    if not connection.features.has_select_for_update_nowait:
+        pytest.skip("SQLite has no row locks: its write lock is taken when the transaction begins")
+    game, _ = make_tournament_game(2)
+    live = live_game_for(game, seed=3)
+    held, release = threading.Event(), threading.Event()
+
+    def a_move_in_progress():
+        with transaction.atomic():
+            lock_live_game(live.pk)
+            held.set()
+            release.wait(10)
+        connection.close()
+
+    mover = threading.Thread(target=a_move_in_progress)
+    mover.start()
+    assert held.wait(10)
+    organizer = make_user("org-busy")
+    try:
+        with pytest.raises(rounds.RoundError, match="a move is being played at this table right now; try again"):
+            rounds.change_game_status(game, "pause", organizer)
+    finally:
+        release.set()
+        mover.join()
+    game.refresh_from_db()
+    assert game.status == "running" and not AuditEntry.objects.filter(action="game.pause").exists()
+    assert LiveGame.objects.get(pk=live.pk).paused_at is None
+    assert rounds.change_game_status(game, "pause", organizer).status == "paused"  # the move is done: it goes through

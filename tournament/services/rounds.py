@@ -239,9 +239,12 @@ def change_game_status(game: Game, action: str, actor, reason: str = "") -> Game
 
 def _live_table_follows(game: Game, action: str) -> None:
     """The game's live table stops or restarts its clock, or closes, and tells its sockets (same transaction)."""
-    from games.services.lifecycle import tournament_game_status_changed  # games depends on tournament
+    from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed  # (games → tournament)
 
-    tournament_game_status_changed(game, action)
+    try:
+        tournament_game_status_changed(game, action)
+    except LiveTableBusy as busy:
+        raise RoundError(f"{game}: {busy}.") from busy
 
 
 def finish_round_if_done(round_: Round) -> None:

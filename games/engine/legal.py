@@ -39,6 +39,8 @@ _SEATS = range(16)
 _DRAW = [_simple(Draw, s) for s in _SEATS]
 _CALL_UNO = [_simple(CallUno, s) for s in _SEATS]
 _PASS = [_simple(Pass, s) for s in _SEATS]
+_CHALLENGE = [_simple(Challenge, s) for s in _SEATS]
+_ACCEPT = [_simple(Accept, s) for s in _SEATS]
 
 
 def _play_table(seat: int, suits: bool) -> list[list[Play]]:
@@ -63,75 +65,90 @@ def _match_table(seat: int, suits: bool, colour: int, top_face: int) -> list[lis
             for card in range(C.CARD_COUNT)]
 
 
-# seat -> {(colour * 64 + top face + 1) * 2 + suits: `_match_table`}; a few dozen tables per seat
+# seat -> {top card * 8 + colour: `_match_table`}, the tables shared per (suits, colour, top face)
 _MATCHING: list[dict[int, list[list[Play]]]] = [{} for _ in _SEATS]
+_TABLES: dict[tuple[int, bool, int, int], list[list[Play]]] = {}
+
+
+def _matching(state: HandState, seat: int) -> list[list[Play]]:
+    colour = state.colour
+    top = state.discard[-1]
+    suits = state.rules.deck == "cards"
+    key = (seat, suits, colour, FACE[top])
+    table = _TABLES.get(key)
+    if table is None:
+        table = _TABLES[key] = _match_table(seat, suits, colour, FACE[top])
+    # a top card id belongs to one card family, so it says whether the colours are suits
+    _MATCHING[seat][top * 8 + colour] = table
+    return table
 
 
 def legal_actions(state: HandState, seat: int) -> list[Action]:
     """Every action `seat` may take now; each succeeds in `apply`, and every other action raises."""
-    phase = state.phase
-    if phase == OVER:
-        return []
-    rules = state.rules
     if seat == state.turn:
-        hand = state.hands[seat]
-        if phase == PLAY and not state.pending:
-            if rules.wd4_restriction != "none" and not rules.challenge:
-                out = _enforced_plays(state, seat, hand)
-            else:
-                # the hot path of every simulation: which cards match, found by table lookups in C loops
-                colour = state.colour
-                top_face = FACE[state.discard[-1]]
-                suits = rules.deck == "cards"
-                key = (colour * 64 + top_face + 1) * 2 + suits
-                table = _MATCHING[seat].get(key)
-                if table is None:
-                    table = _MATCHING[seat][key] = _match_table(seat, suits, colour, top_face)
-                out = []
-                cards = []  # the matching cards so far: identical copies in the hand are listed once
-                for card in hand:
-                    plays = table[card]
-                    if plays:
-                        if card in cards:
-                            continue
-                        cards.append(card)
-                        out += plays
-            if not out or (rules.reneging and (state.pile or len(state.discard) > 1)):
-                out.append(_DRAW[seat])
-            if len(hand) == 2 and rules.uno_call and not state.uno[seat]:
-                out.append(_CALL_UNO[seat])
-            window = state.uno_window
-            if window >= 0:
-                out.append(_CALL_UNO[seat] if window == seat else Catch(seat, window))
-            state.offered = tuple(out)
-            return out
+        return legal_moves(state)
+    if state.phase == OVER:
+        return []
+    window = state.uno_window
+    if window < 0:
+        out = []
+    elif window == seat:
+        out = [_CALL_UNO[seat]]
+    else:
+        out = [Catch(seat, window)]
+    state.offered = tuple(out)
+    return out
+
+
+def legal_moves(state: HandState) -> list[Action]:
+    """`legal_actions` of the seat on turn, in the same order (what `step` indexes into); [] once the hand
+    is over."""
+    phase = state.phase
+    seat = state.turn
+    rules = state.rules
+    hand = state.hands[seat]
+    if phase == PLAY and not state.pending:
+        if rules.wd4_restriction != "none" and not rules.challenge:
+            out = _enforced_plays(state, seat, hand)
+        else:
+            # the hot path of every simulation: which cards match, by a table for this colour and top card
+            table = _MATCHING[seat].get(state.discard[-1] * 8 + state.colour) or _matching(state, seat)
+            out = []
+            cards = []  # the matching cards so far: identical copies in the hand are listed once
+            for card in hand:
+                plays = table[card]
+                if plays:
+                    if card in cards:
+                        continue
+                    cards.append(card)
+                    out += plays
+        if not out or (rules.reneging and (state.pile or len(state.discard) > 1)):
+            out.append(_DRAW[seat])
+    elif phase == AFTER_DRAW:
+        suits = rules.deck == "cards"
+        out = [*((_SUIT_TABLES if suits else _UNO_TABLES)[seat] or _play_table(seat, suits))[state.drawn]]
+        if rules.pass_after_draw:
+            out.append(_PASS[seat])
+    elif phase == CHALLENGE:
+        out = [_CHALLENGE[seat], _ACCEPT[seat]]
+    elif phase == CHOOSE_COLOUR:
+        out = [ChooseColour(seat, COLOUR_CODES[c]) for c in rules.colours]
+    elif phase == OVER:
+        return []
+    else:  # a draw total is pending
         out = []
         colours = rules.colours
-        if phase == CHOOSE_COLOUR:
-            out += [ChooseColour(seat, COLOUR_CODES[c]) for c in colours]
-        elif phase == CHALLENGE:
-            out += [_simple(Challenge, seat), _simple(Accept, seat)]
-        elif phase == AFTER_DRAW:
-            out += _plays(seat, state.drawn, colours)
-            if rules.pass_after_draw:
-                out.append(_PASS[seat])
-        elif state.pending:
-            for card in dict.fromkeys(hand):
-                if can_stack(state, card):
-                    if KIND[card] == C.WILD_DRAW4 and wd4_enforced(state) and wd4_guilty(state, hand, card):
-                        continue
-                    out += _plays(seat, card, colours)
-            out.append(_simple(Draw, seat))
-        if rules.uno_call and len(hand) == 2 and not state.uno[seat] and phase <= AFTER_DRAW:
-            out.append(_CALL_UNO[seat])
-    else:
-        out = []
+        for card in dict.fromkeys(hand):
+            if can_stack(state, card):
+                if KIND[card] == C.WILD_DRAW4 and wd4_enforced(state) and wd4_guilty(state, hand, card):
+                    continue
+                out += _plays(seat, card, colours)
+        out.append(_DRAW[seat])
+    if phase <= AFTER_DRAW and len(hand) == 2 and rules.uno_call and not state.uno[seat]:
+        out.append(_CALL_UNO[seat])
     window = state.uno_window
     if window >= 0:
-        if window == seat:
-            out.append(_CALL_UNO[seat])
-        else:
-            out.append(Catch(seat, window))
+        out.append(_CALL_UNO[seat] if window == seat else Catch(seat, window))
     state.offered = tuple(out)
     return out
 
@@ -156,4 +173,4 @@ def can_act(state: HandState, seat: int) -> bool:
     return state.phase != OVER and (seat == state.turn or state.uno_window >= 0)
 
 
-__all__ = ["legal_actions", "can_act", "has_playable"]
+__all__ = ["legal_actions", "legal_moves", "can_act", "has_playable"]

@@ -8,16 +8,13 @@ listed action applied without checking it again.
 
 from __future__ import annotations
 
-from .actions import Action
+from .actions import Draw, Play
 from .errors import IllegalAction
-from .legal import legal_actions
-from .play import _TRUSTED
+from .legal import legal_moves
+from .play import _TRUSTED, _quiet, quiet_draw, quiet_play
 from .state import OVER, HandState
 
-
-def legal_moves(state: HandState) -> list[Action]:
-    """`legal_actions` of the seat on turn (what `step` indexes into); [] once the hand is over."""
-    return legal_actions(state, state.turn)
+__all__ = ["legal_moves", "step"]
 
 
 def step(state: HandState, index: int) -> None:
@@ -25,7 +22,7 @@ def step(state: HandState, index: int) -> None:
     out of range. The list `legal_moves` last returned for this very state is reused, else computed."""
     offered = state.offered
     if not offered or offered[0].seat != state.turn:
-        offered = legal_actions(state, state.turn)
+        offered = legal_moves(state)
     if type(index) is not int or not 0 <= index < len(offered):
         if state.phase == OVER:
             raise IllegalAction("the hand is over")
@@ -33,8 +30,10 @@ def step(state: HandState, index: int) -> None:
                             f"{len(offered) - 1})")
     action = offered[index]
     state.offered = None
-    state.quiet = True
-    try:
-        _TRUSTED[type(action)](state, action)
-    finally:
-        state.quiet = False
+    kind = type(action)
+    if kind is Play:
+        quiet_play(state, action)
+    elif kind is Draw:
+        quiet_draw(state, action)
+    else:
+        _quiet(_TRUSTED[kind], state, action)

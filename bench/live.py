@@ -210,6 +210,7 @@ class Client:
         self.ws = None
         self.moving = False
         self.after = 0  # the version of our last acknowledged move: act again only once we see it
+        self.frames_in = 0
 
     async def connect(self, origin: str) -> None:
         import websockets
@@ -221,6 +222,7 @@ class Client:
     async def run(self) -> None:
         async for raw in self.ws:
             at = time.perf_counter()
+            self.frames_in += 1
             self.stats.frames += 1
             self.stats.frame_bytes += len(raw)
             message = json.loads(raw)
@@ -305,7 +307,10 @@ class Client:
 
 
 async def run_phase(base_ws: str, origin: str, tables: list[Table], watchers: list[str], *, relay: bool,
-                    seconds: float, think: float, seats: int) -> tuple[Stats, list[Client], float, int]:
+                    seconds: float, think: float, seats: int,
+                    connected=None) -> tuple[Stats, list[Client], float, int]:
+    """One phase; `connected()` is called once every socket is open and has its first message, before
+    any move (the harness samples the workers' memory there)."""
     stats = Stats()
     clients: list[Client] = []
     per_table_watchers = [[] for _ in tables]
@@ -325,7 +330,13 @@ async def run_phase(base_ws: str, origin: str, tables: list[Table], watchers: li
 
     await asyncio.gather(*(connect(c) for c in clients))
     tasks = [asyncio.create_task(c.run()) for c in clients]
-    await asyncio.sleep(0.3)  # every socket has its first state
+    deadline = time.perf_counter() + 60
+    while any(c.frames_in == 0 for c in clients) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.1)  # every socket has its first state
+    await asyncio.sleep(0.3)
+    if connected is not None:
+        await asyncio.sleep(1.0)  # the workers' last connect work (presence) is done
+        connected()
     start = time.perf_counter()
     stats.ack_ms.clear()
     stats.everyone_ms.clear()
@@ -521,6 +532,11 @@ def report(name: str, stats: Stats, elapsed: float, moves: int, usage: dict) -> 
           f"unanswered {row['unanswered']}, {row['frames']} frames of {row['bytes_per_frame']:.0f} B on average")
     print("       CPU (share of one core) / RSS: " + ", ".join(
         f"{k} {v['cpu']:.0%} / {v['rss_before']:.0f}->{v['rss']:.0f} MiB" for k, v in usage["usage"].items()))
+    if "socket_memory" in usage:
+        m = usage["socket_memory"]
+        before = usage["usage"]["workers"]["rss_before"]
+        print(f"       workers RSS {before:.0f} MiB before the sockets, {m['rss_open_mib']:.0f} MiB with "
+              f"{m['sockets']} open (first message received, no move yet): {m['kib_per_socket']:.0f} KiB per socket")
     return row
 
 
@@ -563,9 +579,22 @@ async def bench(args, url: str, tables: list[Table], watchers: list[str], site: 
     phases = [("game", False)] + ([] if args.no_relay else [("relay", True)])
     for name, relay in phases:
         done = measure(groups)
+        open_rss: dict[str, float] = {}
+
+        def connected(out: dict = open_rss) -> None:
+            if "workers" in groups:
+                out["workers"] = rss_mib(groups["workers"])
+
         stats, clients, elapsed, moves = await run_phase(base_ws, origin, tables, watchers, relay=relay,
-                                                         seconds=args.seconds, think=args.think, seats=args.seats)
-        rows.append(report(name, stats, elapsed, moves, done()))
+                                                         seconds=args.seconds, think=args.think, seats=args.seats,
+                                                         connected=connected)
+        usage = done()
+        if open_rss:
+            sockets = len(clients)
+            grown = open_rss["workers"] - usage["usage"]["workers"]["rss_before"]
+            usage["socket_memory"] = {"sockets": sockets, "rss_open_mib": open_rss["workers"],
+                                      "kib_per_socket": grown * 1024 / sockets}
+        rows.append(report(name, stats, elapsed, moves, usage))
         if not relay:
             game_clients = clients
     return rows, game_clients

@@ -314,8 +314,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         if version <= self.sent_version:
             return
         try:
-            # Usually this process made the change or already loaded it: built here, no database thread.
+            # Built here from the snapshot cache: this process made the change, or loads it once for all
+            # its sockets at the table; a socket further behind reads what it misses itself.
             found = snapshots.cached_updates(self.live_id, self.sent_version, version, self.user)
+            if found is None:
+                loaded = await database_calls.load_changes(self.live_id, self.sent_version, version)
+                if loaded is not None:
+                    found = snapshots.cached_updates(self.live_id, self.sent_version, loaded, self.user)
             newest, messages = found if found is not None else await database_calls.run(
                 _changes, self.live_id, self.sent_version, version, self.user)
         except DB_ERRORS:  # the next change (or the client's sync on the gap) catches this socket up

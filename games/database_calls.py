@@ -7,6 +7,8 @@ connection, kept for `CONN_MAX_AGE` seconds), so moves at different tables overl
 are still serialised by the game row's lock. SQLite allows one writer at a time: there (setting 0) the
 calls keep Channels' one thread.
 
+`load_changes` makes one such call per process for a change that all of a table's sockets there need.
+
 `run` also publishes the "changed, version N" signals the call commits (`games.services.broadcast`) from
 the calling event loop, each as soon as its transaction has committed, instead of from the database
 thread; the awaiting caller resumes once they are sent.
@@ -14,6 +16,7 @@ thread; the awaiting caller resumes once they are sent.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -22,7 +25,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from games.services import broadcast
+from games.services import broadcast, snapshots
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -63,3 +66,25 @@ async def run(func, /, *args, **kwargs):
         if size <= 1:
             return await sync_to_async(job)(*args, **kwargs)
         return await sync_to_async(job, thread_sensitive=False, executor=_executor(size))(*args, **kwargs)
+
+
+_loads: dict[tuple, asyncio.Future] = {}
+
+
+async def load_changes(live_id: int, after: int, version: int) -> int | None:
+    """Bring the table's state at `version` (or newer) and its moves after `after` into this process's
+    snapshot cache; returns the version loaded (None: no such game). The sockets of one table in a
+    process hear of a change made by another process at the same moment: one database call serves them
+    all (the first starts it, the others wait for it)."""
+    loop = asyncio.get_running_loop()
+    key = (id(loop), live_id, version)
+    pending = _loads.get(key)
+    if pending is None:
+        pending = _loads[key] = asyncio.ensure_future(run(_load, live_id, after, version))
+        pending.add_done_callback(lambda _: _loads.pop(key, None))
+    return await asyncio.shield(pending)
+
+
+def _load(live_id: int, after: int, version: int) -> int | None:
+    snap, _ = snapshots.changes_since(live_id, after, version)
+    return None if snap is None else snap.version

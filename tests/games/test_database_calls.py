@@ -1,0 +1,79 @@
+"""games/database_calls.py: database work off the event loop, its table signals sent from the loop after
+the commit, and one load per process for a change that several sockets need."""
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from games import database_calls, engine
+from games.services import broadcast, snapshots
+from games.services.lifecycle import live_game_for
+from games.services.moves import submit_move
+from tests.games.factories import make_tournament_game
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+def a_move(live_id: int, users) -> tuple:
+    from games.models import LiveGame
+
+    live = LiveGame.objects.get(pk=live_id)
+    game = engine.Game.from_dict(live.state)
+    action = engine.legal_actions(game.hand, game.hand.turn)[0].to_dict()
+    del action["seat"]
+    return users[live.hand_seats[game.hand.turn]], live.version, action
+
+
+async def test_a_move_is_announced_from_the_loop_after_its_commit(live_settings, monkeypatch):
+    def from_the_thread(*args):
+        raise AssertionError("announced with async_to_sync from the database thread")
+
+    monkeypatch.setattr(broadcast, "_send", from_the_thread)
+    tgame, users = await database_sync_to_async(make_tournament_game)(3)
+    live = await database_sync_to_async(live_game_for)(tgame, seed=5)
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(broadcast.table_group_name(live.pk), channel)
+    user, version, action = await database_sync_to_async(a_move)(live.pk, users)
+    done = await database_calls.run(submit_move, live.pk, user, version, action, "x-1")
+    assert done.version == version + 1
+    # sent before `run` returned, from this loop: the message is already waiting
+    message = await asyncio.wait_for(layer.receive(channel), timeout=1)
+    assert message == {"type": broadcast.GAME_CHANGED, "version": done.version}
+
+
+async def test_a_refused_move_announces_nothing(live_settings):
+    tgame, users = await database_sync_to_async(make_tournament_game)(3)
+    live = await database_sync_to_async(live_game_for)(tgame, seed=5)
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(broadcast.table_group_name(live.pk), channel)
+    user, version, action = await database_sync_to_async(a_move)(live.pk, users)
+    from games.services.moves import MoveRefused
+
+    with pytest.raises(MoveRefused):
+        await database_calls.run(submit_move, live.pk, user, version + 5, action, "x-2")
+    with pytest.raises(asyncio.TimeoutError):
+        await asyncio.wait_for(layer.receive(channel), timeout=0.2)
+
+
+async def test_sockets_hearing_of_a_change_made_elsewhere_load_it_once(live_settings, monkeypatch):
+    tgame, users = await database_sync_to_async(make_tournament_game)(3)
+    live = await database_sync_to_async(live_game_for)(tgame, seed=5)
+    user, version, action = await database_sync_to_async(a_move)(live.pk, users)
+    done = await database_sync_to_async(submit_move)(live.pk, user, version, action, "x-3")
+    snapshots.forget_all()  # as in a process that did not make the move
+    calls = []
+    real = snapshots.changes_since
+
+    def counted(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(snapshots, "changes_since", counted)
+    loaded = await asyncio.gather(*(database_calls.load_changes(live.pk, version, done.version) for _ in range(4)))
+    assert loaded == [done.version] * 4 and len(calls) == 1
+    newest, messages = snapshots.cached_updates(live.pk, version, done.version, users[0])
+    assert newest == done.version and [m["version"] for m in messages] == [done.version]

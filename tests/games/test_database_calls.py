@@ -27,12 +27,13 @@ def a_move(live_id: int, users) -> tuple:
 
 
 async def test_a_move_is_announced_from_the_loop_after_its_commit(live_settings, monkeypatch):
+    tgame, users = await database_sync_to_async(make_tournament_game)(3)
+    live = await database_sync_to_async(live_game_for)(tgame, seed=5)
+
     def from_the_thread(*args):
         raise AssertionError("announced with async_to_sync from the database thread")
 
     monkeypatch.setattr(broadcast, "_send", from_the_thread)
-    tgame, users = await database_sync_to_async(make_tournament_game)(3)
-    live = await database_sync_to_async(live_game_for)(tgame, seed=5)
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add(broadcast.table_group_name(live.pk), channel)

@@ -30,7 +30,7 @@ def _choose_dealer(rules: RuleSet, seats: int, rng: random.Random, events: list[
     candidates = list(range(seats))
     points = rules.card_points
     while True:
-        drawn = rng.sample(full, len(candidates))
+        drawn = _sample(rng, full, len(candidates))
         values = [points(c) for c in drawn]
         best = max(values)
         if events is not None:
@@ -39,6 +39,29 @@ def _choose_dealer(rules: RuleSet, seats: int, rng: random.Random, events: list[
         if values.count(best) == 1:
             return candidates[values.index(best)]
         candidates = [s for s, v in zip(candidates, values, strict=True) if v == best]
+
+
+def _sample(rng: random.Random, population: tuple[int, ...], k: int) -> list[int]:
+    """`rng.sample(population, k)` with its draws inlined for a few cards from a full deck (CPython 3.11's
+    set-based selection, which it uses there): the same cards and the same generator state (tested)."""
+    n = len(population)
+    if k > 5 or n <= 21:
+        return rng.sample(population, k)
+    getrandbits = rng.getrandbits
+    bits = n.bit_length()
+    result = []
+    selected: set[int] = set()
+    for _ in range(k):
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        while j in selected:
+            j = getrandbits(bits)
+            while j >= n:
+                j = getrandbits(bits)
+        selected.add(j)
+        result.append(population[j])
+    return result
 
 
 _Random = random.Random

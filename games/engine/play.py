@@ -305,58 +305,6 @@ def _quiet(handler: Callable[[HandState, Action], list[Event]], state: HandState
         state.quiet = False
 
 
-def quiet_play(state: HandState, action: Play) -> None:
-    """`_trusted_play` without events (for `step`), done here for the commonest cards: a number, Wild,
-    Skip or Reverse that is not the player's last card, without identical-card skips or Ocho announcements.
-    Everything else goes through `_do_play`; tests/engine check both leave the state `apply` leaves."""
-    card = CARD_ID[action.card]
-    kind = KIND[card]
-    rules = state.rules
-    seat = action.seat
-    hand = state.hands[seat]
-    left = len(hand) - 1
-    if kind == DRAW2 or kind >= WILD_DRAW4 or left == 0 or rules.identical_card_skips or rules.ocho_announcement:
-        return _quiet(_trusted_play, state, action)
-    hand.remove(card)
-    state.discard.append(card)
-    state.colour = COLOUR_ID[action.colour] if kind == WILD else COLOUR[card]
-    state.drawn = -1
-    state.phase = PLAY
-    state.stalled = 0
-    state.uno_window = seat if left == 1 and rules.uno_call and not state.uno[seat] else -1
-    n = state.seats
-    if kind == NUMBER or kind == WILD or kind == BLANK:
-        state.turn = (seat + state.direction) % n
-    elif kind == SKIP or (n == 2 and rules.two_player_rules):  # with two players a Reverse is a Skip
-        state.turn = (seat + 2 * state.direction) % n
-    else:  # REVERSE
-        state.direction = -state.direction
-        state.turn = (seat + state.direction) % n
-
-
-def quiet_draw(state: HandState, action: Draw) -> None:
-    """`_trusted_draw` without events (for `step`), done here for a normal draw of one card from a pile
-    that has it; a pending total, an empty pile or drawing until playable go through `_do_draw`."""
-    pile = state.pile
-    rules = state.rules
-    if state.pending or not pile or rules.draw_until_playable:
-        return _quiet(_trusted_draw, state, action)
-    seat = action.seat
-    state.uno_window = -1
-    state.stalled = 0
-    card = pile.pop()
-    hand = state.hands[seat]
-    hand.append(card)
-    if state.uno[seat] and (rules.uno_recall or len(hand) >= 3):
-        state.uno[seat] = False
-    if IS_WILD[card] or COLOUR[card] == state.colour or FACE[card] == FACE[state.discard[-1]] >= 0:
-        if not (KIND[card] == WILD_DRAW4 and wd4_enforced(state) and wd4_guilty(state, hand, card)):
-            state.phase = AFTER_DRAW
-            state.drawn = card
-            return
-    state.turn = (seat + state.direction) % state.seats
-
-
 def _do_play(state: HandState, seat: int, card: int, colour: int, guilty: bool, code: str) -> list[Event]:
     """Play a card already known to be legal: mutate the state and return the events."""
     rules = state.rules

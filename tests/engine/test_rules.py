@@ -125,3 +125,18 @@ def test_deals_are_those_of_the_standard_library():
                 assert state.dealer == tied[0]
                 assert [h[:size] for h in state.hands] == hands
                 assert state == start_hand(rules, seats, seed=seed)[0]
+
+
+def test_dealer_draw_is_random_sample():
+    """The dealer draw's inlined `sample` takes the same cards and leaves the same generator state."""
+    import random
+
+    from games.engine.deal import _sample
+
+    for n in (5, 21, 22, 108, 116):
+        population = tuple(range(100, 100 + n))
+        for k in range(1, min(n, 10) + 1):
+            for seed in range(30):
+                r1, r2 = random.Random(seed), random.Random(seed)
+                assert _sample(r2, population, k) == r1.sample(population, k)
+                assert r1.getstate() == r2.getstate()

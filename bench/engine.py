@@ -67,8 +67,8 @@ def play_our_hands(players: int, seeds: list[int], policy_seed: int) -> int:
     moves = 0
     for seed in seeds:
         state = new_hand(rules, players, seed=seed)
-        while state.phase != OVER:
-            legal = legal_moves(state)
+        legal = legal_moves(state)
+        while legal:  # [] once the hand is over
             # plays come first; UNO calls, draw, pass, catches... follow them
             n = plays = len(legal)
             while plays and type(legal[plays - 1]) is not Play:
@@ -81,6 +81,7 @@ def play_our_hands(players: int, seeds: list[int], policy_seed: int) -> int:
                 plays = int(random_() * plays) if plays else int(random_() * n)
             step(state, plays)
             moves += 1
+            legal = legal_moves(state)
     return moves
 
 

@@ -168,7 +168,7 @@ def _deal(rules: RuleSet, seats: int, seed: int | None, deck: list[str] | None, 
     if events is None:
         # quiet: the first card's effects are applied the same way, their events thrown away
         state.quiet = True
-        _turn_up(state, [])
+        _turn_up(state, None)
         state.quiet = False
         return state
     state.quiet = False
@@ -180,7 +180,8 @@ def _deal(rules: RuleSet, seats: int, seed: int | None, deck: list[str] | None, 
     return state
 
 
-def _turn_up(state: HandState, events: list[Event]) -> None:
+def _turn_up(state: HandState, events: list[Event] | None) -> None:
+    """The first card and its effect; `events` None: the same without events (`new_hand`)."""
     rules = state.rules
     pile = state.pile
     for _ in range(len(pile)):
@@ -192,7 +193,8 @@ def _turn_up(state: HandState, events: list[Event]) -> None:
             how = "return"
         else:
             break
-        events.append(Event("first_card_returned", {"card": CODE[card], "how": how}))
+        if events is not None:
+            events.append(Event("first_card_returned", {"card": CODE[card], "how": how}))
         if how == "return":
             pile.insert(0, card)  # bottom of the draw pile
         else:
@@ -204,8 +206,10 @@ def _turn_up(state: HandState, events: list[Event]) -> None:
     first = (dealer + 1) % n
     state.turn = first
     state.colour = COLOUR[card]
-    events.append(Event("first_card", {"card": CODE[card]}))
-    kind = KIND[card]
+    if events is None:
+        events = []  # the rarer first cards below still report into a list, thrown away
+    else:
+        events.append(Event("first_card", {"card": CODE[card]}))
     if IS_WILD[card]:
         state.phase = CHOOSE_COLOUR  # 001: "the person to the left of the dealer chooses the color"
     elif kind == C.SKIP:

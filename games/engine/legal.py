@@ -57,20 +57,21 @@ _UNO_TABLES: list[list[list[Play]] | None] = [None] * len(_SEATS)
 _SUIT_TABLES: list[list[list[Play]] | None] = [None] * len(_SEATS)
 
 
-def _match_table(seat: int, suits: bool, colour: int, top_face: int) -> list[list[Play]]:
+def _match_table(seat: int, suits: bool, colour: int, top_face: int) -> list[list[Play] | None]:
     """card id -> the Play actions of that card for `seat` on this colour and top card (empty if it does
     not match): the normal turn's test, computed once per seat, colour and top face (see `_MATCHING`)."""
     plays = (_SUIT_TABLES if suits else _UNO_TABLES)[seat] or _play_table(seat, suits)
-    return [plays[card] if IS_WILD[card] or COLOUR[card] == colour or FACE[card] == top_face >= 0 else []
+    return [plays[card] if IS_WILD[card] or COLOUR[card] == colour or FACE[card] == top_face >= 0 else None
             for card in range(C.CARD_COUNT)]
 
 
-# seat -> {top card * 8 + colour: `_match_table`}, the tables shared per (suits, colour, top face)
-_MATCHING: list[dict[int, list[list[Play]]]] = [{} for _ in _SEATS]
-_TABLES: dict[tuple[int, bool, int, int], list[list[Play]]] = {}
+# seat -> [top card * 8 + colour] -> `_match_table` (None until needed); tables shared per (suits, colour,
+# top face)
+_MATCHING: list[list[list[list[Play] | None] | None]] = [[None] * (C.CARD_COUNT * 8) for _ in _SEATS]
+_TABLES: dict[tuple[int, bool, int, int], list[list[Play] | None]] = {}
 
 
-def _matching(state: HandState, seat: int) -> list[list[Play]]:
+def _matching(state: HandState, seat: int) -> list[list[Play] | None]:
     colour = state.colour
     top = state.discard[-1]
     suits = state.rules.deck == "cards"
@@ -108,16 +109,16 @@ def legal_moves(state: HandState) -> list[Action]:
     rules = state.rules
     hand = state.hands[seat]
     if phase == PLAY and not state.pending:
-        if rules.wd4_restriction != "none" and not rules.challenge:
+        if not rules.challenge and rules.wd4_restriction != "none":
             out = _enforced_plays(state, seat, hand)
         else:
             # the hot path of every simulation: which cards match, by a table for this colour and top card
-            table = _MATCHING[seat].get(state.discard[-1] * 8 + state.colour) or _matching(state, seat)
+            table = _MATCHING[seat][state.discard[-1] * 8 + state.colour] or _matching(state, seat)
             out = []
             cards = []  # the matching cards so far: identical copies in the hand are listed once
             for card in hand:
                 plays = table[card]
-                if plays:
+                if plays is not None:
                     if card in cards:
                         continue
                     cards.append(card)

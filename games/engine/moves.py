@@ -8,7 +8,7 @@ listed action applied without checking it again.
 
 from __future__ import annotations
 
-from .actions import Draw, Play
+from .actions import CallUno, Draw, Play
 from .cards import (
     BLANK,
     CARD_ID,
@@ -36,19 +36,22 @@ def step(state: HandState, index: int) -> None:
     out of range. The list `legal_moves` last returned for this very state is reused, else computed.
 
     The commonest moves are made here: a number, Wild, Skip or Reverse that is not the player's last card
-    (without identical-card skips or Ocho announcements), and drawing one card from a pile that has it;
-    everything else goes through `apply`'s handlers. tests/engine check that both leave the state `apply`
-    leaves, move by move, on every preset.
+    (without identical-card skips or Ocho announcements), drawing one card from a pile that has it, and
+    calling UNO; everything else goes through `apply`'s handlers. tests/engine check that both leave the
+    state `apply` leaves, move by move, on every preset.
     """
     offered = state.offered
     if not offered or offered[0].seat != state.turn:
         offered = legal_moves(state)
-    if type(index) is not int or not 0 <= index < len(offered):
+    try:
+        action = offered[index]
+        if index < 0:
+            raise IndexError
+    except (IndexError, TypeError):
         if state.phase == OVER:
-            raise IllegalAction("the hand is over")
+            raise IllegalAction("the hand is over") from None
         raise IllegalAction(f"there is no move {index!r}: the seat on turn has {len(offered)} (0 to "
-                            f"{len(offered) - 1})")
-    action = offered[index]
+                            f"{len(offered) - 1})") from None
     state.offered = None
     cls = type(action)
     rules = state.rules
@@ -95,5 +98,10 @@ def step(state: HandState, index: int) -> None:
                 state.drawn = card
                 return
         state.turn = (seat + state.direction) % state.seats
+    elif cls is CallUno:  # listed, so either on turn with two cards, or right after forgetting to call
+        seat = action.seat
+        if state.uno_window == seat:
+            state.uno_window = -1
+        state.uno[seat] = True
     else:
         _quiet(_TRUSTED[cls], state, action)

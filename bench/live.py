@@ -410,6 +410,24 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / tick
 
 
+def runqueue_seconds(pids: list[int]) -> float:
+    """Time the processes' threads spent runnable but waiting for a CPU (/proc/<pid>/task/*/schedstat):
+    on a machine shared with other work, how much of a phase the server spent waiting its turn."""
+    total = 0
+    for pid in pids:
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    total += int(f.read().split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    return total / 1e9
+
+
 def rss_mib(pids: list[int]) -> float:
     total = 0
     for pid in pids:
@@ -532,6 +550,9 @@ def report(name: str, stats: Stats, elapsed: float, moves: int, usage: dict) -> 
           f"unanswered {row['unanswered']}, {row['frames']} frames of {row['bytes_per_frame']:.0f} B on average")
     print("       CPU (share of one core) / RSS: " + ", ".join(
         f"{k} {v['cpu']:.0%} / {v['rss_before']:.0f}->{v['rss']:.0f} MiB" for k, v in usage["usage"].items()))
+    print(f"       machine load average {usage['load_average'][0]:.1f} -> {usage['load_average'][1]:.1f}; "
+          f"the workers' threads waited for a CPU {usage['workers_waiting_for_cpu']:.0%} of one core "
+          f"(runnable, not running: other work on the machine)")
     if "socket_memory" in usage:
         m = usage["socket_memory"]
         before = usage["usage"]["workers"]["rss_before"]
@@ -550,7 +571,9 @@ def measure(groups: dict[str, list[int]]):
 
     start_pids = {k: pids(k) for k in groups}
     before = {k: {p: cpu_seconds([p]) for p in v} for k, v in start_pids.items()}
+    waited_before = runqueue_seconds(start_pids.get("workers", []))
     rss_before = {k: rss_mib(v) for k, v in start_pids.items()}
+    load_before = os.getloadavg()[0]
     t0 = time.perf_counter()
 
     def done() -> dict:
@@ -560,7 +583,9 @@ def measure(groups: dict[str, list[int]]):
             now = pids(k)
             used = sum(cpu_seconds([p]) - before[k].get(p, 0.0) for p in now)
             usage[k] = {"cpu": used / wall, "rss": rss_mib(now), "rss_before": rss_before[k]}
-        return {"usage": usage}
+        waited = runqueue_seconds(start_pids.get("workers", [])) - waited_before
+        return {"usage": usage, "workers_waiting_for_cpu": waited / wall,
+                "load_average": (load_before, os.getloadavg()[0])}
     return done
 
 

@@ -106,12 +106,12 @@ class Game(models.Model):
         ordering = ["table", "number"]
         constraints = [models.UniqueConstraint(fields=["table", "number"], name="unique_game_number")]
 
+    def __str__(self) -> str:
+        return f"{self.table} game {self.number}"
+
     def game_seat_numbers(self, table_seat_numbers) -> list[int]:
         """The table's seat numbers in game seat order (game seat i is the i-th)."""
         return list(self.seat_order) if self.seat_order else sorted(table_seat_numbers)
-
-    def __str__(self) -> str:
-        return f"{self.table} game {self.number}"
 
 
 class Hand(models.Model):

@@ -14,11 +14,11 @@ from .cards import (
     CARD_ID,
     COLOUR,
     COLOUR_ID,
-    DRAW2,
     FACE,
     IS_WILD,
     KIND,
     NUMBER,
+    REVERSE,
     SKIP,
     WILD,
     WILD_DRAW4,
@@ -29,6 +29,12 @@ from .play import _TRUSTED, _quiet, _trusted_draw, _trusted_play, wd4_enforced, 
 from .state import AFTER_DRAW, OVER, PLAY, HandState
 
 __all__ = ["legal_moves", "step"]
+
+
+# What step does with each card itself: pass the turn on, skip, reverse, or leave it to `_do_play`.
+_NEXT, _SKIP, _REVERSE, _OTHER = "next", "skip", "reverse", "other"
+_HOW = [_NEXT if kind in (NUMBER, WILD, BLANK) else _SKIP if kind == SKIP else _REVERSE if kind == REVERSE
+        else _OTHER for kind in KIND]
 
 
 def step(state: HandState, index: int) -> None:
@@ -57,24 +63,23 @@ def step(state: HandState, index: int) -> None:
     rules = state.rules
     if cls is Play:
         card = CARD_ID[action.card]
-        kind = KIND[card]
+        how = _HOW[card]
         seat = action.seat
         hand = state.hands[seat]
         left = len(hand) - 1
-        if kind == DRAW2 or kind >= WILD_DRAW4 or not left or rules.identical_card_skips or \
-                rules.ocho_announcement:
+        if how is _OTHER or not left or rules.identical_card_skips or rules.ocho_announcement:
             _quiet(_trusted_play, state, action)
             return
         hand.remove(card)
         state.discard.append(card)
-        state.colour = COLOUR_ID[action.colour] if kind == WILD else COLOUR[card]
+        state.colour = COLOUR[card] if action.colour is None else COLOUR_ID[action.colour]
         state.drawn = -1
         state.phase = PLAY
         state.stalled = 0
         state.uno_window = seat if left == 1 and rules.uno_call and not state.uno[seat] else -1
-        if kind == NUMBER or kind == WILD or kind == BLANK:
+        if how is _NEXT:
             state.turn = (seat + state.direction) % state.seats
-        elif kind == SKIP or (state.seats == 2 and rules.two_player_rules):  # two players: Reverse skips
+        elif how is _SKIP or (state.seats == 2 and rules.two_player_rules):  # two players: Reverse skips
             state.turn = (seat + 2 * state.direction) % state.seats
         else:  # a Reverse
             state.direction = -state.direction

@@ -411,8 +411,9 @@ def cpu_seconds(pids: list[int]) -> float:
 
 
 def runqueue_seconds(pids: list[int]) -> float:
-    """Time the processes' threads spent runnable but waiting for a CPU (/proc/<pid>/task/*/schedstat):
-    on a machine shared with other work, how much of a phase the server spent waiting its turn."""
+    """Time the processes' threads spent runnable but waiting for a CPU (/proc/<pid>/task/*/schedstat),
+    summed over threads: above 0 the CPUs were the limit, taken by the other threads of the machine
+    (the server's own included)."""
     total = 0
     for pid in pids:
         try:
@@ -551,8 +552,8 @@ def report(name: str, stats: Stats, elapsed: float, moves: int, usage: dict) -> 
     print("       CPU (share of one core) / RSS: " + ", ".join(
         f"{k} {v['cpu']:.0%} / {v['rss_before']:.0f}->{v['rss']:.0f} MiB" for k, v in usage["usage"].items()))
     print(f"       machine load average {usage['load_average'][0]:.1f} -> {usage['load_average'][1]:.1f}; "
-          f"the workers' threads waited for a CPU {usage['workers_waiting_for_cpu']:.0%} of one core "
-          f"(runnable, not running: other work on the machine)")
+          f"the workers' threads were runnable but waiting for a CPU {usage['workers_waiting_for_cpu']:.0%} "
+          f"of the phase (summed over threads; the CPUs were taken by other threads, ours included)")
     if "socket_memory" in usage:
         m = usage["socket_memory"]
         before = usage["usage"]["workers"]["rss_before"]

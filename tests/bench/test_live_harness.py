@@ -24,6 +24,9 @@ def test_harness_plays_one_small_table_end_to_end_and_its_checks_pass():
                                      actor=LiveMove.Actor.PLAYER).count()
     assert stored == result["acknowledged"] >= game["moves"]
     assert set(game["usage"]) >= {"workers", "harness"}
+    # memory sampled once both sockets were open, before any move; time spent waiting for a CPU
+    assert game["socket_memory"]["sockets"] == 2 and game["socket_memory"]["rss_open_mib"] > 0
+    assert game["workers_waiting_for_cpu"] >= 0
 
 
 class FakeClient:

@@ -289,8 +289,9 @@ class GameConsumer(AsyncWebsocketConsumer):
 
         move_id = message["id"]
         try:
-            done = await database_calls.run(_move, self.live_id, self.user, message["version"], message["action"],
-                                            move_id)
+            async with database_calls.in_arrival_order(self.live_id):
+                done = await database_calls.run(_move, self.live_id, self.user, message["version"],
+                                                message["action"], move_id)
         except MoveRefused as refused:
             await self.send_error(refused.code, refused.message, move_id, refused.version)
             if refused.code == STALE:

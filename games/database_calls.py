@@ -7,7 +7,8 @@ connection, kept for `CONN_MAX_AGE` seconds), so moves at different tables overl
 are still serialised by the game row's lock. SQLite allows one writer at a time: there (setting 0) the
 calls keep Channels' one thread.
 
-`load_changes` makes one such call per process for a change that all of a table's sockets there need.
+`in_arrival_order` keeps the moves a process receives for one table in the order they arrived (the
+pool would otherwise let them race for the game row's lock); `load_changes` makes one such call per process for a change that all of a table's sockets there need.
 
 `run` also publishes the "changed, version N" signals the call commits (`games.services.broadcast`) from
 the calling event loop, each as soon as its transaction has committed, instead of from the database
@@ -19,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import threading
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
@@ -89,3 +91,18 @@ async def load_changes(live_id: int, after: int, version: int) -> int | None:
 def _load(live_id: int, after: int, version: int) -> int | None:
     snap, _ = snapshots.changes_since(live_id, after, version)
     return None if snap is None else snap.version
+
+
+_move_queues: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def in_arrival_order(live_id: int) -> asyncio.Lock:
+    """A lock per table in this process and event loop, to hold while a move is submitted: moves that
+    reach one process for one table are taken in the order they arrived (asyncio's lock is first come,
+    first served), as they were on Channels' one thread. It costs no overlap: moves at one table wait for
+    the game row's lock anyway. Kept only while in use."""
+    key = (id(asyncio.get_running_loop()), live_id)
+    lock = _move_queues.get(key)
+    if lock is None:
+        lock = _move_queues[key] = asyncio.Lock()
+    return lock

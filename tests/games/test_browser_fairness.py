@@ -6,6 +6,7 @@ instead of silently reconnecting."""
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from games import engine
@@ -79,7 +80,8 @@ def test_a_message_too_large_is_said_and_the_page_reconnects(live_asgi, bot_tabl
 def test_a_table_that_is_gone_stops_reconnecting_and_says_so(live_asgi, bot_table, page):
     page.goto(live_asgi.url + bot_table.get_absolute_url())
     page.wait_for_selector("#conn-status[data-status=open]")
-    LiveGame.objects.filter(pk=bot_table.pk).delete()
+    with transaction.atomic():  # hold the game row, so the server's sweeper cannot add a move mid-delete
+        LiveGame.objects.select_for_update().get(pk=bot_table.pk).delete()
     page.evaluate("() => window.ochoTable.sendRaw('x'.repeat(70000))")  # the server closes the socket
     page.wait_for_selector("#conn-problem:has-text('stopped reconnecting')", timeout=60_000)
     assert "does not exist any more" in page.locator("#conn-problem").inner_text()

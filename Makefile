@@ -19,7 +19,7 @@ install: $(BIN)/.installed
 
 run: install
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py demo
+	$(BIN)/python manage.py demo --site http://$(HOST):$(PORT)
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # As in production, on one machine (docs/deploy.md): DEBUG=0 with SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL,

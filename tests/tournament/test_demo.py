@@ -88,3 +88,11 @@ def test_demo_bracket_page_shows_stages_seeds_and_live_scores(client):
     for live in LiveGame.objects.filter(game__table__round__number=2, status="running").select_related("game"):
         assert reverse("table_detail", args=[EVENT_SLUG, live.game.table_id]) in html
     assert html.count("Running") == 2
+
+
+def test_demo_prints_links_at_the_address_it_is_told(capsys):
+    call_command("demo", site="http://127.0.0.1:8791/")
+    out = capsys.readouterr().out
+    assert "Site: http://127.0.0.1:8791/   Admin: http://127.0.0.1:8791/admin/" in out
+    assert f"Round 2's bracket, live: http://127.0.0.1:8791/events/{EVENT_SLUG}/rounds/2/bracket/" in out
+    assert "127.0.0.1:8000" not in out

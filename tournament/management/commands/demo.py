@@ -6,15 +6,20 @@ from tournament.demo_data import EVENT_SLUG, load_demo
 class Command(BaseCommand):
     help = "Load the demo event (idempotent) and print the logins to try it with."
 
+    def add_arguments(self, parser):
+        parser.add_argument("--site", default="http://127.0.0.1:8000",
+                            help="the address the site will be served at, for the links printed (make run passes it)")
+
     def handle(self, *args, **options):
+        site = options["site"].rstrip("/")
         logins = load_demo()
         self.stdout.write(self.style.SUCCESS("Demo data loaded."))
         self.stdout.write(f"  Event: {logins.event} (/events/{EVENT_SLUG}/), round 2 (a bracket) in play")
         self.stdout.write(f"  Organizer (admin): {logins.organizer} / {logins.password}")
         self.stdout.write(f"  Students: {', '.join(logins.students)} and 20 more (password {logins.password})")
-        self.stdout.write("  Site: http://127.0.0.1:8000/   Admin: http://127.0.0.1:8000/admin/")
+        self.stdout.write(f"  Site: {site}/   Admin: {site}/admin/")
         if logins.bracket_url:
-            self.stdout.write(f"  Round 2's bracket, live: http://127.0.0.1:8000{logins.bracket_url}")
+            self.stdout.write(f"  Round 2's bracket, live: {site}{logins.bracket_url}")
         if logins.exhibition_url:
-            self.stdout.write(f"  Watch bots play live: http://127.0.0.1:8000{logins.exhibition_url}")
-        self.stdout.write("  Practice against bots (log in first): http://127.0.0.1:8000/play/practice/")
+            self.stdout.write(f"  Watch bots play live: {site}{logins.exhibition_url}")
+        self.stdout.write(f"  Practice against bots (log in first): {site}/play/practice/")

@@ -4,7 +4,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tests.tournament.organizer_factories import PASSWORD, make_event, make_organizer_of, make_players
+from tests.tournament.organizer_factories import make_event, make_players
 from tournament.models import AuditEntry, EligibilityEntry, Game, Hand, Player, Round
 
 pytestmark = pytest.mark.django_db
@@ -15,19 +15,6 @@ CSV = (
     "002;Rohan Das;rohan@ju.in;Chemical Engineering;b.tech;3\n"
     "003;Broken Mail;nope;Chemical Engineering;UG;1\n"
 )
-
-
-@pytest.fixture
-def event():
-    return make_event(min_table_size=3, max_table_size=4, target_score=100)
-
-
-@pytest.fixture
-def organizer_client(client, event):
-    user = make_organizer_of(event)
-    client.login(username=user.username, password=PASSWORD)
-    client.user = user
-    return client
 
 
 def upload(client, event, content: str | bytes, name="list.csv"):

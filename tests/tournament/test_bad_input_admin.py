@@ -7,7 +7,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tests.tournament.organizer_factories import PASSWORD, make_event, make_organizer_of, make_players
+from tests.tournament.organizer_factories import make_players
 from tournament.csv_formats import MAX_UPLOAD_BYTES
 from tournament.models import AuditEntry, EligibilityEntry, Game, Hand, Round
 
@@ -15,18 +15,6 @@ pytestmark = pytest.mark.django_db
 
 HEADER = "roll_number,name,email,department,programme,year\n"
 ROW = "001,Ananya Basu,ananya@ju.in,Chemical Engineering,UG,2\n"
-
-
-@pytest.fixture
-def event():
-    return make_event(min_table_size=3, max_table_size=4, target_score=100)
-
-
-@pytest.fixture
-def organizer_client(client, event):
-    user = make_organizer_of(event)
-    client.login(username=user.username, password=PASSWORD)
-    return client
 
 
 def upload(client, event, data: bytes, name="list.csv"):

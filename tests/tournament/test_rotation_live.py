@@ -90,6 +90,18 @@ def player_totals(round_: Round) -> dict[int, int]:
     return dict(totals)
 
 
+def assert_over_with_the_best_total_champion(round_: Round, totals: dict[int, int], hands: int):
+    """The round is over, its one table played `hands` hands, and the player who goes on has the best total."""
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.FINISHED
+    state = brackets.load_bracket(round_)
+    brackets.stage_advancers(state, state.stages[0])
+    champion = next(s.seat.player_id for s in state.stages[0].tables[0].seats if s.advanced)
+    assert totals[champion] == max(totals.values())
+    assert state.stages[0].tables[0].hands == hands
+    return state
+
+
 def test_a_12_hand_rotation_is_played_live_to_its_end_and_decides_the_final():
     event, organizer, round_two = rotation_final(8, 4, PARTNERS_ROTATION)
     table = round_two.tables.get()
@@ -123,13 +135,7 @@ def test_a_12_hand_rotation_is_played_live_to_its_end_and_decides_the_final():
     # the champion has the most points over the 12 hands; the round is over
     totals = player_totals(round_two)
     assert set(totals) == set(seat_ids.values())
-    round_two.refresh_from_db()
-    assert round_two.status == Round.Status.FINISHED
-    state = brackets.load_bracket(round_two)
-    brackets.stage_advancers(state, state.stages[0])
-    champion = next(s.seat.player_id for s in state.stages[0].tables[0].seats if s.advanced)
-    assert totals[champion] == max(totals.values())
-    assert state.stages[0].tables[0].hands == 12
+    state = assert_over_with_the_best_total_champion(round_two, totals, hands=12)
     assert [b.status for b in state.stages[0].tables[0].schedule] == ["played"] * 3
 
 
@@ -176,14 +182,7 @@ def test_the_28_hand_format_reseats_two_tables_every_block_and_ends_after_28_han
     assert set(hands_per_player.values()) == {28} and len(hands_per_player) == 8
     assert len(partnered) == 28 and set(partnered.values()) == {4}
     assert Game.objects.filter(table=group).count() == 14 and not running_lives(round_two)
-    totals = player_totals(round_two)
-    round_two.refresh_from_db()
-    assert round_two.status == Round.Status.FINISHED
-    state = brackets.load_bracket(round_two)
-    brackets.stage_advancers(state, state.stages[0])
-    champion = next(s.seat.player_id for s in state.stages[0].tables[0].seats if s.advanced)
-    assert totals[champion] == max(totals.values())
-    assert state.stages[0].tables[0].hands == 28
+    assert_over_with_the_best_total_champion(round_two, player_totals(round_two), hands=28)
 
 
 def test_a_rotation_stage_advances_its_winners_by_per_player_totals():

@@ -11,7 +11,9 @@ limit lifted) plus `manage.py run_sweeper` for the next-hand deals, as productio
 
 1. **game**: one websocket client per seat (and `--spectators` watchers spread over the tables) plays
    through the protocol of docs/protocol.md: the seat with something to do sends a legal action (a
-   random play if it has one) with the version it last saw, after `--think` seconds;
+   random play if it has one) with the version it last saw, after `--think` seconds; with `--think`
+   each table starts at its own random moment within the first think period, as people at different
+   tables do (`--in-step` starts them all at once, a burst of T moves every think period);
 2. **relay**: the same clients against `bench/relay.py` (ack + numbered group update, no rules, no
    database), seats moving in turn.
 
@@ -20,7 +22,8 @@ the table has that version, errors, frame sizes, the CPU and memory of the serve
 /proc; local PostgreSQL and Redis too) and of the harness itself. After the game phase it checks that
 the database's player moves are exactly the acknowledged ones (none lost, none doubled), that every
 socket saw every version once and in order, and that no socket received a card its seat did not own.
-Exit status 1 if a check fails.
+Exit status 1 if a check fails. `BENCH_GC_LOG=1` makes the server log every garbage collection over
+5 ms (bench/live_settings.py).
 
 DATABASE_URL / REDIS_URL come from the environment, as for the site (without REDIS_URL use one
 worker: the in-memory layer is per process). `--url` targets a site that is already running instead:
@@ -307,7 +310,7 @@ class Client:
 
 
 async def run_phase(base_ws: str, origin: str, tables: list[Table], watchers: list[str], *, relay: bool,
-                    seconds: float, think: float, seats: int,
+                    seconds: float, think: float, seats: int, in_step: bool = False,
                     connected=None) -> tuple[Stats, list[Client], float, int]:
     """One phase; `connected()` is called once every socket is open and has its first message, before
     any move (the harness samples the workers' memory there)."""
@@ -342,7 +345,19 @@ async def run_phase(base_ws: str, origin: str, tables: list[Table], watchers: li
     stats.everyone_ms.clear()
     for c in clients:
         c.acked_before = len(c.acked)
-        await c.kick()
+    if think and not in_step:  # each table starts at its own moment in the first think period, as people do
+        offsets = random.Random(len(clients))
+        loop = asyncio.get_running_loop()
+        by_table: dict[int, list[Client]] = {}
+        for c in clients:
+            by_table.setdefault(id(c.clock), []).append(c)
+        for table_clients in by_table.values():
+            delay = offsets.uniform(0, think)
+            for c in table_clients:
+                loop.call_later(delay, lambda c=c: asyncio.ensure_future(c.kick()))
+    else:
+        for c in clients:
+            await c.kick()
     await asyncio.sleep(seconds)
     elapsed = time.perf_counter() - start
     moves = sum(len(c.acked) - c.acked_before for c in clients)
@@ -613,7 +628,7 @@ async def bench(args, url: str, tables: list[Table], watchers: list[str], site: 
 
         stats, clients, elapsed, moves = await run_phase(base_ws, origin, tables, watchers, relay=relay,
                                                          seconds=args.seconds, think=args.think, seats=args.seats,
-                                                         connected=connected)
+                                                         in_step=args.in_step, connected=connected)
         usage = done()
         if open_rss:
             sockets = len(clients)
@@ -632,6 +647,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--spectators", type=int, default=0, help="watchers, spread over the tables")
     parser.add_argument("--think", type=float, default=0.0, help="seconds a seat waits before each move")
+    parser.add_argument("--in-step", action="store_true",
+                        help="with --think: every table starts at once (by default each starts at a random moment "
+                             "within the first think period, so tables are not in step)")
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each phase")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--server", choices=("uvicorn", "daphne"), default="uvicorn")

@@ -17,3 +17,23 @@ LIVE_NEXT_HAND_SECONDS = float(os.environ.get("BENCH_NEXT_HAND_SECONDS", "0.2"))
 if os.environ.get("BENCH_DB_NAME"):
     DATABASES["default"]["NAME"] = os.environ["BENCH_DB_NAME"]
 ALLOWED_HOSTS = [*ALLOWED_HOSTS, "127.0.0.1"]  # noqa: F405
+
+if os.environ.get("BENCH_GC_LOG"):  # each collection over 5 ms, to the server log: wall and CPU time
+    import gc
+    import sys
+    import time
+
+    _gc_started: list[float] = [0.0, 0.0]
+
+    def _log_collection(phase: str, info: dict) -> None:
+        if phase == "start":
+            _gc_started[:] = [time.perf_counter(), time.thread_time()]
+            return
+        wall = (time.perf_counter() - _gc_started[0]) * 1000
+        if wall > 5:
+            cpu = (time.thread_time() - _gc_started[1]) * 1000
+            print(f"gc: generation {info['generation']} {wall:.1f} ms ({cpu:.1f} ms CPU), "
+                  f"{info['collected']} collected, {len(gc.get_objects(2))} objects in generation 2",
+                  file=sys.stderr, flush=True)
+
+    gc.callbacks.append(_log_collection)

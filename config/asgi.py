@@ -15,6 +15,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config import gc_tuning  # noqa: E402
 from config.websocket_urls import websocket_urlpatterns  # noqa: E402
 from tournament.page_cache import PublicPageCache  # noqa: E402
 
@@ -25,3 +26,5 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+gc_tuning.tune()  # last: the application is loaded (see config/gc_tuning.py)

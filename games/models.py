@@ -12,7 +12,28 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.query import ModelIterable
 from django.urls import reverse
+
+
+class _WithoutBackReference(ModelIterable):
+    """Live games as Django loads them, minus one cached link: with `select_related("game")` Django also
+    caches the tournament game's reverse link back to the live game, so every loaded pair is a reference
+    cycle that only the garbage collector frees, with the whole parsed engine state hanging off it (the
+    bulk of a worker's collections under load). The forward link `live.game` stays."""
+
+    def __iter__(self):
+        for live in super().__iter__():
+            game = live._state.fields_cache.get("game")
+            if game is not None:
+                game._state.fields_cache.pop("live", None)
+            yield live
+
+
+class LiveGameQuerySet(models.QuerySet):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._iterable_class = _WithoutBackReference
 
 
 class LiveGame(models.Model):
@@ -73,6 +94,8 @@ class LiveGame(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = LiveGameQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]

@@ -48,10 +48,27 @@ def secret_key_from_env(*, debug: bool, key_file: Path, environ=os.environ) -> s
     return key
 
 
+def env_number(name: str, *, default: float, minimum: float, environ=os.environ, whole: bool = True):
+    """A number from the environment (a whole one unless `whole=False`), at least `minimum`."""
+    raw = environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = int(raw) if whole else float(raw)
+    except ValueError:
+        value = None
+    if value is None or value != value or value < minimum:  # value != value: NaN
+        kind = "a whole number" if whole else "a number"
+        raise ImproperlyConfigured(f"{name}={raw!r} is not {kind} of at least {minimum:g}.")
+    return value
+
+
 def database_from_env(sqlite_path: Path, environ=os.environ) -> dict:
-    """``DATABASE_URL`` through dj-database-url, or the embedded SQLite file."""
+    """``DATABASE_URL`` through dj-database-url, or the embedded SQLite file; on PostgreSQL with
+    psycopg's connection pool unless persistent connections (``CONN_MAX_AGE``) are asked for."""
     url = environ.get("DATABASE_URL", "").strip()
     if not url:
+        database_pool_from_env("django.db.backends.sqlite3", 0, environ)  # refuses pool settings
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": sqlite_path,
@@ -61,16 +78,58 @@ def database_from_env(sqlite_path: Path, environ=os.environ) -> dict:
             # (tests/live_asgi.py) can share it; one file per test run, removed when the run ends.
             "TEST": {"NAME": str(Path(tempfile.gettempdir()) / f"ocho-test-{os.getpid()}.sqlite3")},
         }
-    # Persistent connections are opt-in (CONN_MAX_AGE seconds): consumers run ORM calls in worker
-    # threads, and a connection kept open there outlives the call that opened it. No health check
-    # (a `SELECT 1` before every database call of a socket: one more round trip for each, about 10%
-    # of the move threads' waiting in a profile): a connection that broke fails one call (answered
-    # `unavailable`) and is then replaced.
-    max_age = int(environ.get("CONN_MAX_AGE", "0"))
+    # No health check (a `SELECT 1` before every database call of a socket: one more round trip for
+    # each, about 10% of the move threads' waiting in a profile): a connection that broke fails one call
+    # (answered `unavailable`) and is then replaced.
+    max_age = env_number("CONN_MAX_AGE", default=0, minimum=0, environ=environ)
     config = dj_database_url.parse(url, conn_max_age=max_age, conn_health_checks=False)
     if config["ENGINE"] not in ("django.db.backends.postgresql", "django.db.backends.sqlite3"):
         raise ImproperlyConfigured(f"DATABASE_URL scheme not supported here: {config['ENGINE']}")
+    pool = database_pool_from_env(config["ENGINE"], max_age, environ)
+    if pool:
+        config.setdefault("OPTIONS", {})["pool"] = pool
     return config
+
+
+POOL_DEFAULTS = {"min_size": 2, "max_size": 20, "timeout": 10.0}
+
+
+def database_pool_from_env(engine: str, max_age: int, environ=os.environ) -> dict | None:
+    """Options of psycopg's connection pool (Django's ``OPTIONS["pool"]``), or None for none.
+
+    Under ASGI each page request runs its database work in a thread of its own, and a thread's
+    connection is its own: with ``CONN_MAX_AGE`` > 0 every request left one open (70-82 for 20 readers,
+    and "too many clients"). With the pool, a request or database call gives its connection back when
+    it ends and the next one takes it, whatever its thread; at most ``max_size`` per process, a caller
+    beyond that waits up to ``timeout`` seconds and then fails (``OperationalError``). On by default on
+    PostgreSQL; ``CONN_MAX_AGE`` > 0 (persistent connections per thread, which Django cannot combine
+    with a pool) means no pool, as does ``DATABASE_POOL=0``.
+    """
+    possible = engine == "django.db.backends.postgresql" and not max_age
+    wanted = env_bool("DATABASE_POOL", default=possible, environ=environ)
+    if engine != "django.db.backends.postgresql":
+        off_because = "SQLite has no connection pool"
+    elif max_age:
+        off_because = (f"CONN_MAX_AGE={max_age} means persistent connections per thread, which Django's pool "
+                       "does not go with (the pool keeps the connections); set CONN_MAX_AGE=0 to use the pool")
+    else:
+        off_because = "DATABASE_POOL=0"
+    if wanted and not possible:
+        raise ImproperlyConfigured(f"DATABASE_POOL=1, but {off_because}.")
+    if not wanted:
+        sizes = sorted(f"DATABASE_POOL_{key.upper()}" for key in POOL_DEFAULTS
+                       if environ.get(f"DATABASE_POOL_{key.upper()}", "").strip())
+        if sizes:
+            raise ImproperlyConfigured(f"{', '.join(sizes)} set, but there is no pool: {off_because}.")
+        return None
+    min_size = env_number("DATABASE_POOL_MIN_SIZE", default=POOL_DEFAULTS["min_size"], minimum=0, environ=environ)
+    max_size = env_number("DATABASE_POOL_MAX_SIZE", default=max(POOL_DEFAULTS["max_size"], min_size),
+                          minimum=1, environ=environ)
+    if max_size < min_size:
+        raise ImproperlyConfigured(f"DATABASE_POOL_MAX_SIZE={max_size} is below DATABASE_POOL_MIN_SIZE={min_size}.")
+    timeout = env_number("DATABASE_POOL_TIMEOUT", default=POOL_DEFAULTS["timeout"], minimum=0.1,
+                         environ=environ, whole=False)
+    return {"min_size": min_size, "max_size": max_size, "timeout": timeout}
 
 
 def channel_layers_from_env(environ=os.environ) -> dict:

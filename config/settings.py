@@ -3,7 +3,8 @@
 Everything that differs between a laptop and a real deployment comes from the environment:
 
 - ``DATABASE_URL``: unset means a SQLite file in the project folder; ``postgres://…`` means PostgreSQL
-  through psycopg 3.
+  through psycopg 3, with its connection pool (``DATABASE_POOL``, ``DATABASE_POOL_MAX_SIZE``: see
+  ``config/environment.py`` and docs/deploy.md).
 - ``REDIS_URL``: unset means Channels' in-memory layer (one process only); set means channels-redis.
 - ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS``: development defaults work out of
   the box; ``DEBUG=0`` refuses to start without a real ``SECRET_KEY``.
@@ -89,6 +90,14 @@ DATABASES = {"default": database_from_env(BASE_DIR / "db.sqlite3")}
 # must stay under PostgreSQL's max_connections.
 LIVE_DB_THREADS = int(os.environ.get(
     "LIVE_DB_THREADS", "0" if DATABASES["default"]["ENGINE"].endswith("sqlite3") else "8"))
+# With psycopg's pool (config/environment.py, on by default on PostgreSQL) those threads take their
+# connections from the process's pool, as the page requests do: a pool smaller than the threads would
+# make live moves wait for one another's connections.
+_POOL = DATABASES["default"].get("OPTIONS", {}).get("pool")
+if _POOL and _POOL["max_size"] < LIVE_DB_THREADS:
+    raise ImproperlyConfigured(
+        f"DATABASE_POOL_MAX_SIZE={_POOL['max_size']} is below LIVE_DB_THREADS={LIVE_DB_THREADS}: each live "
+        "database thread holds a connection during its call; raise the pool or lower LIVE_DB_THREADS.")
 CHANNEL_LAYERS = channel_layers_from_env()
 # Caches: Redis, shared by every worker process and machine, when REDIS_URL is set; else this process's
 # memory. Leaderboard and bracket pages are cached per event and scores version (tournament/standings_cache.py,

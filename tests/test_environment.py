@@ -1,4 +1,7 @@
 import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -143,3 +146,80 @@ async def test_encrypted_layer_delivers_decrypted_and_redis_sees_no_plain_messag
     received, raw = await _through_redis(environ)
     assert received["note"] == "plain-marker"
     assert raw and any(b"plain-marker" in payload for payload in raw)
+
+
+PG = "postgres://u@db.example:5432/ocho"
+
+
+def test_postgresql_uses_the_connection_pool_by_default(tmp_path):
+    config = database_from_env(tmp_path / "x", environ={"DATABASE_URL": PG})
+    assert config["CONN_MAX_AGE"] == 0
+    assert config["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 20, "timeout": 10.0}
+
+
+def test_pool_sizes_and_timeout_from_env(tmp_path):
+    config = database_from_env(tmp_path / "x", environ={
+        "DATABASE_URL": PG, "DATABASE_POOL": "1", "DATABASE_POOL_MIN_SIZE": "0",
+        "DATABASE_POOL_MAX_SIZE": " 12 ", "DATABASE_POOL_TIMEOUT": "2.5"})
+    assert config["OPTIONS"]["pool"] == {"min_size": 0, "max_size": 12, "timeout": 2.5}
+
+
+def test_a_min_size_above_the_default_max_raises_the_max_with_it(tmp_path):
+    config = database_from_env(tmp_path / "x", environ={"DATABASE_URL": PG, "DATABASE_POOL_MIN_SIZE": "30"})
+    assert config["OPTIONS"]["pool"]["max_size"] == 30
+
+
+def test_persistent_connections_mean_no_pool(tmp_path):
+    config = database_from_env(tmp_path / "x", environ={"DATABASE_URL": PG, "CONN_MAX_AGE": "60"})
+    assert config["CONN_MAX_AGE"] == 60
+    assert "pool" not in config.get("OPTIONS", {})
+
+
+def test_pool_can_be_turned_off(tmp_path):
+    config = database_from_env(tmp_path / "x", environ={"DATABASE_URL": PG, "DATABASE_POOL": "0"})
+    assert config["CONN_MAX_AGE"] == 0
+    assert "pool" not in config.get("OPTIONS", {})
+
+
+def test_sqlite_never_gets_a_pool(tmp_path):
+    assert "pool" not in database_from_env(tmp_path / "x", environ={})["OPTIONS"]
+    assert "pool" not in database_from_env(tmp_path / "x", environ={"DATABASE_URL": "sqlite:///x.db"}).get("OPTIONS", {})
+
+
+@pytest.mark.parametrize("environ,message", [
+    ({"DATABASE_POOL": "1"}, "SQLite has no connection pool"),
+    ({"DATABASE_URL": "sqlite:///x.db", "DATABASE_POOL": "1"}, "SQLite has no connection pool"),
+    ({"DATABASE_POOL_MAX_SIZE": "10"}, "DATABASE_POOL_MAX_SIZE set, but there is no pool: SQLite"),
+    ({"DATABASE_URL": PG, "DATABASE_POOL": "1", "CONN_MAX_AGE": "60"}, "CONN_MAX_AGE=60 means persistent"),
+    ({"DATABASE_URL": PG, "CONN_MAX_AGE": "60", "DATABASE_POOL_MAX_SIZE": "10"}, "set CONN_MAX_AGE=0"),
+    ({"DATABASE_URL": PG, "DATABASE_POOL": "0", "DATABASE_POOL_TIMEOUT": "3"},
+     "DATABASE_POOL_TIMEOUT set, but there is no pool: DATABASE_POOL=0"),
+    ({"DATABASE_URL": PG, "DATABASE_POOL": "sometimes"}, "DATABASE_POOL='sometimes' is not a yes/no value"),
+    ({"DATABASE_URL": PG, "DATABASE_POOL_MAX_SIZE": "0"}, "DATABASE_POOL_MAX_SIZE='0' is not a whole number of at least 1"),
+    ({"DATABASE_URL": PG, "DATABASE_POOL_MAX_SIZE": "ten"}, "DATABASE_POOL_MAX_SIZE='ten' is not a whole number"),
+    ({"DATABASE_URL": PG, "DATABASE_POOL_MAX_SIZE": "2.5"}, "DATABASE_POOL_MAX_SIZE='2.5' is not a whole number"),
+    ({"DATABASE_URL": PG, "DATABASE_POOL_MIN_SIZE": "-1"}, "DATABASE_POOL_MIN_SIZE='-1' is not a whole number of at least 0"),
+    ({"DATABASE_URL": PG, "DATABASE_POOL_MIN_SIZE": "5", "DATABASE_POOL_MAX_SIZE": "4"},
+     "DATABASE_POOL_MAX_SIZE=4 is below DATABASE_POOL_MIN_SIZE=5"),
+    ({"DATABASE_URL": PG, "DATABASE_POOL_TIMEOUT": "0"}, "DATABASE_POOL_TIMEOUT='0' is not a number of at least 0.1"),
+    ({"DATABASE_URL": PG, "DATABASE_POOL_TIMEOUT": "nan"}, "DATABASE_POOL_TIMEOUT='nan' is not a number"),
+    ({"DATABASE_URL": PG, "CONN_MAX_AGE": "a minute"}, "CONN_MAX_AGE='a minute' is not a whole number of at least 0"),
+])
+def test_bad_database_settings_are_refused_clearly(tmp_path, environ, message):
+    with pytest.raises(ImproperlyConfigured, match=re.escape(message)):
+        database_from_env(tmp_path / "x", environ=environ)
+
+
+def _settings_error(**environ) -> str:
+    """What importing the settings prints to stderr with `environ` (empty: it imported)."""
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("DATABASE_", "CONN_MAX_AGE", "LIVE_DB_THREADS", "DJANGO_SETTINGS_MODULE"))}
+    result = subprocess.run([sys.executable, "-c", "import config.settings"], env={**env, **environ},
+                            cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True)
+    return result.stderr
+
+
+def test_settings_refuse_a_pool_smaller_than_the_live_threads():
+    assert "DATABASE_POOL_MAX_SIZE=4 is below LIVE_DB_THREADS=8" in _settings_error(
+        DATABASE_URL=PG, DATABASE_POOL_MAX_SIZE="4")
+    assert _settings_error(DATABASE_URL=PG, DATABASE_POOL_MAX_SIZE="4", LIVE_DB_THREADS="4") == ""

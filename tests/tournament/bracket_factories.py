@@ -3,7 +3,7 @@ bracket table's game with a chosen order (through the organizer's results servic
 
 from __future__ import annotations
 
-from tests.tournament.organizer_factories import make_event, make_organizer_of, make_players
+from tests.tournament.organizer_factories import make_event, make_organizer_of, make_players, pause_for_paper
 from tournament.models import Game, Round, Seat, Table
 from tournament.services import results, rounds
 
@@ -20,6 +20,7 @@ def finish_table(game: Game, order: list[int] | None = None, actor=None, left: l
     points = {seat.pk: value for seat, value in zip(ranked, left, strict=True)}
     if number is None:
         number = game.hands.count() + 1
+    pause_for_paper(game, actor)
     return results.record_hand(game, number, ranked[0].pk, points, actor, "played offline")
 
 

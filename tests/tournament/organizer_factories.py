@@ -47,3 +47,16 @@ def make_players(event: Event, count: int, status: str = Player.Status.REGISTERE
         players.append(Player.objects.create(event=event, user=user, display_name=f"Student {n}",
                                              roll_number=f"R{n:05d}", status=status))
     return players
+
+
+def pause_for_paper(game, actor=None) -> None:
+    """Pause a running game whose live table is open, as an organizer does before recording hands by hand
+    (``results.record_hand`` refuses them while the table plays live)."""
+    from games.models import LiveGame
+    from tournament.models import Game
+    from tournament.services import rounds
+
+    game.refresh_from_db(fields=["status"])
+    if game.status == Game.Status.RUNNING and LiveGame.objects.filter(
+            game=game, status=LiveGame.Status.RUNNING).exists():
+        rounds.change_game_status(game, "pause", actor)

@@ -4,7 +4,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tests.tournament.organizer_factories import make_event, make_players
+from tests.tournament.organizer_factories import make_event, make_players, pause_for_paper
 from tournament.models import AuditEntry, EligibilityEntry, Game, Hand, Player, Round
 
 pytestmark = pytest.mark.django_db
@@ -133,7 +133,8 @@ def test_build_round_preview_move_a_player_confirm_start_and_record(organizer_cl
     game = Game.objects.get(table__round=round_, table__number=1)
     seats = list(game.table.seats.order_by("number"))
     record_url = reverse("admin:tournament_game_record_hand", args=[game.pk])
-    form = {"number": 1, "winner": seats[0].pk, "reason": "Played on paper during a power cut"}
+    form = {"number": 1, "winner": seats[0].pk, "reason": "Played on paper during a power cut",
+            "pause_live": "on"}  # the table's live game opened with the round: the form pauses it first
     form.update({f"points_{s.pk}": (0 if i == 0 else 40) for i, s in enumerate(seats)})
     response = organizer_client.post(record_url, form)
     assert response.status_code == 302, response.content.decode()[:2000]
@@ -217,6 +218,7 @@ def _round_page_queries(client, event, players):
     rounds.start_round(round_, None)
     for game in Game.objects.filter(table__round=round_):
         seats = list(game.table.seats.all())
+        pause_for_paper(game)
         results.record_hand(game, 1, seats[0].pk, {s.pk: (0 if s == seats[0] else 7) for s in seats}, None, "x")
     url = reverse("admin:tournament_round_overview", args=[round_.pk])
     with CaptureQueriesContext(connection) as queries:

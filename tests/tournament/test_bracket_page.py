@@ -6,6 +6,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.tournament.bracket_factories import finish_table, played_first_round, stage_game, stage_tables
+from tests.tournament.organizer_factories import pause_for_paper
 from tournament.brackets import CHALLENGE, PARTNERS_ROTATION
 from tournament.services import brackets
 from tournament.services.brackets import NextRoundOptions
@@ -106,6 +107,7 @@ def test_a_rotation_shows_its_schedule_and_the_block_being_played(client):
     names = {s.number: s.player.display_name for s in group.seats.select_related("player")}
     for game in group.games.order_by("number"):  # block 1 at both tables of four
         seats = results.game_seats(game)
+        pause_for_paper(game, organizer)
         for number in range(1, 5):
             results.record_hand(game, number, seats[0].pk, {s.pk: 0 if i == 0 else 5 for i, s in enumerate(seats)},
                                 organizer, "sheet")

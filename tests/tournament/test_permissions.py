@@ -10,6 +10,7 @@ from tests.tournament.organizer_factories import (
     make_organizer_of,
     make_players,
     make_user,
+    pause_for_paper,
 )
 from tournament.models import AuditEntry, EligibilityEntry, Game, Hand, Player, Round
 from tournament.services import results, rounds
@@ -30,7 +31,9 @@ def other_event():
     rounds.start_round(round_, owner)
     game = Game.objects.get(table__round=round_)
     a, b = game.table.seats.all()
+    pause_for_paper(game, owner)
     results.record_hand(game, 1, a.pk, {a.pk: 0, b.pk: 5}, owner, "paper")
+    rounds.change_game_status(game, "resume", owner)
     return event
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.tournament.organizer_factories import make_event, make_players, make_user
+from tests.tournament.organizer_factories import make_event, make_players, make_user, pause_for_paper
 from tournament.models import AuditEntry, Game, Hand, HandScore
 from tournament.services import rounds
 from tournament.services.results import ResultError, game_totals, points_won_for, record_hand
@@ -18,6 +18,7 @@ def running_game():
     round_ = rounds.create_first_round(event, rounds.plan_first_round(event, seed=5), organizer)
     rounds.start_round(round_, organizer)
     game = Game.objects.get(table__round=round_)
+    pause_for_paper(game, organizer)  # its live table opened with the round
     seats = list(game.table.seats.order_by("number"))
     return game, seats, organizer
 
@@ -129,7 +130,9 @@ def stage_one_game(game_format, later="standard"):
     assert plan.confirmable, plan.problems
     round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
     brackets.start_stage(round_two, 1, organizer)
-    return stage_game(round_two, 1, 1), organizer
+    game = stage_game(round_two, 1, 1)
+    pause_for_paper(game, organizer)  # its live table opened with the stage
+    return game, organizer
 
 
 def test_partners_hands_are_scored_for_the_team():

@@ -17,6 +17,7 @@ from games.services import snapshots, timers
 from games.services.moves import submit_move
 from games.services.seats import seat_holders, turn_game_seat
 from tests.tournament.bracket_factories import played_first_round
+from tests.tournament.organizer_factories import pause_for_paper
 from tournament.brackets import PARTNERS_ROTATION, PARTNERS_ROTATION_8
 from tournament.models import BracketStage, Game, Hand, HandScore, Round, Seat
 from tournament.partners import partner_rotation
@@ -166,6 +167,7 @@ def test_the_28_hand_format_reseats_two_tables_every_block_and_ends_after_28_han
             for live in lives:
                 game = live.game
                 seats = results.game_seats(game)
+                pause_for_paper(game, organizer)  # its live table is open: paused, as the form does
                 for number in range(1, 5):
                     winner = seats[number % 4]
                     left = {s.pk: 0 if s == winner else 5 * (i + 1) for i, s in enumerate(seats)}
@@ -199,6 +201,7 @@ def test_a_rotation_stage_advances_its_winners_by_per_player_totals():
             game = Game.objects.get(table=table, number=block)
             seats = results.game_seats(game)
             assert [s.number for s in seats] == game.seat_order
+            pause_for_paper(game, organizer)
             for number in range(1, 5):
                 # game seats 0+2 go out every hand: both score the other team's points left
                 left = {s.pk: 10 * table.number if i % 2 else 0 for i, s in enumerate(seats)}

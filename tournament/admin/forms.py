@@ -39,9 +39,13 @@ class HandResultForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=2000,
                              help_text="Why it is recorded by hand or corrected; kept in the audit log.")
 
-    def __init__(self, *args, seats, **kwargs):
+    def __init__(self, *args, seats, played_live=False, **kwargs):
         super().__init__(*args, **kwargs)
         self.seats = list(seats)
+        if played_live:  # the service refuses hands while the live table plays: offer to pause it first
+            self.fields["pause_live"] = forms.BooleanField(
+                required=False, label="Pause the game first",
+                help_text="Its live table then refuses moves until you resume the game on the round's page.")
         self.fields["winner"].choices = [(s.pk, s.label) for s in self.seats]
         for seat in self.seats:
             self.fields[f"points_{seat.pk}"] = forms.IntegerField(

@@ -56,12 +56,16 @@ def record_hand(model_admin, request, game_id):
             initial = {"number": hand.number, "winner": hand.winner_id}
             for seat_id, left in HandScore.objects.filter(hand=hand).values_list("seat_id", "points_left"):
                 initial[f"points_{seat_id}"] = left
-    form = HandResultForm(request.POST or None, seats=seats, initial=initial)
+    played_live = results.played_live_now(game)
+    form = HandResultForm(request.POST or None, seats=seats, initial=initial, played_live=played_live)
     if request.method == "POST" and form.is_valid():
         try:
+            if form.cleaned_data.get("pause_live") and results.played_live_now(game):
+                rounds.change_game_status(game, "pause", request.user, reason="to record a hand by hand")
+                played_live = False
             outcome = results.record_hand(game, form.cleaned_data["number"], form.cleaned_data["winner"],
                                           form.points_left(), request.user, form.cleaned_data["reason"])
-        except results.ResultError as error:
+        except (results.ResultError, rounds.RoundError) as error:
             form.add_error(None, str(error))
         else:
             verb = "recorded" if outcome.created else "corrected"
@@ -78,7 +82,7 @@ def record_hand(model_admin, request, game_id):
     context = {
         **model_admin.admin_site.each_context(request), "opts": Game._meta, "original": game,
         "title": f"Record a hand: {game.table.round}, {game}", "game": game, "event": game.table.round.event, "form": form, "seats": seats,
-        "history": history, "totals": [totals.get(s.pk, 0) for s in seats],
+        "history": history, "played_live": played_live, "totals": [totals.get(s.pk, 0) for s in seats],
         "round_url": reverse("admin:tournament_round_overview", args=[game.table.round_id]),
     }
     return TemplateResponse(request, "admin/tournament/record_hand.html", context)

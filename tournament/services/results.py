@@ -8,6 +8,11 @@ or finish the game with a reason). A partner rotation's block ends after its fou
 (``tournament.services.rotations``); the next block is made when every game of the block has ended. Only the per-hand ``HandScore`` rows are stored; after every change
 the game's totals are recomputed from them, so a corrected hand corrects the game: it finishes when a seat
 reaches the target, and a finished game whose winner no longer reaches it is running again.
+
+A game being played at its live table (running, live table open) takes no hand by hand, new or corrected:
+the organizer pauses it first. While paused, a recorded hand takes the next number; after the resume the
+live table's next hand takes the next free number after it. A hand recorded by hand that finishes the
+game (the target, or a rotation block's fourth hand) closes its live table, as finishing the game does.
 """
 
 from __future__ import annotations
@@ -114,6 +119,7 @@ def record_hand(
         event = game.table.round.event
         if game.status == Game.Status.PENDING:
             raise ResultError("The game has not started yet; start the round first.")
+        _refuse_while_played_live(game)
         ordered = game_seats(game)
         team_of = _check_scoring(game, ordered)
         seats = {seat.pk: seat for seat in ordered}
@@ -161,6 +167,7 @@ def record_hand(
         )
         round_ = game.table.round
         if finished:
+            _close_live_table(game)
             finish_round_if_done(round_)
         elif reopened and round_.status == Round.Status.FINISHED:
             Round.objects.filter(pk=round_.pk).update(status=Round.Status.RUNNING)
@@ -168,6 +175,38 @@ def record_hand(
             on_game_finished(game)  # a bracket follows the result (does nothing outside bracket rounds)
     _notify(event)
     return HandOutcome(hand, created, finished, reopened)
+
+
+def played_live_now(game: Game) -> bool:
+    """The game is running and its live table is open: players (or bots, after missed turns) are playing
+    it there, and the table writes each hand it finishes."""
+    from games.models import LiveGame  # (games depends on tournament, not the reverse)
+
+    return game.status == Game.Status.RUNNING and LiveGame.objects.filter(
+        game_id=game.pk, status=LiveGame.Status.RUNNING).exists()
+
+
+def _refuse_while_played_live(game: Game) -> None:
+    """A game whose live table is playing writes its own hands: a hand recorded by hand meanwhile would
+    race the table for the next number, or be played twice (on paper and at the table). The organizer
+    pauses the game first (its live table then refuses moves and its clock stops), records or corrects,
+    and resumes it; a hand finished live after the resume takes the next free number (``hand_results``).
+    Call with ``game`` locked: a pause or resume waits for the lock, so the check holds until commit."""
+    if played_live_now(game):
+        raise ResultError(
+            f"{game} is being played live at its table: pause the game first (the round's tables page, "
+            f"Pause), then record or correct the hand, and resume the game afterwards; or finish the game.")
+
+
+def _close_live_table(game: Game) -> None:
+    """A hand recorded by hand finished the game (a rotation block's last hand, or the target): its paused
+    live table closes and tells its sockets, as when the organizer finishes the game."""
+    from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed
+
+    try:
+        tournament_game_status_changed(game, "finish")
+    except LiveTableBusy as busy:
+        raise ResultError(f"{game}: {busy}.") from busy
 
 
 def _checked_points(seats: dict[int, Seat], winner_seat_id: int, points_left: Mapping[int, int]) -> dict[int, int]:

@@ -3,8 +3,9 @@ create games; the table page only hands the template the socket path and who is 
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 
 from games.forms import PracticeForm
 from games.models import LiveGame
@@ -56,7 +57,38 @@ def table(request, live_game_id: int):
     return render(request, "games/table.html", {
         "live_game": live, "ws_path": live.ws_path, "role": "spectator" if seat is None else "player",
         "seat": seat, "seat_names": [h.name for h in holders], "title": live.title,
+        "rotation_block": bool(live.game_id and live.game.seat_order),  # the page asks where the next block is
     })
+
+
+MAX_ID_DIGITS = 18  # a longer id is no table of ours (and would overflow the database's integer)
+
+
+def next_table(request, live_game_id: str):
+    """JSON for the table page of a partner rotation's finished block: where its player plays the next
+    block (their own table only), or for anyone else every table of the next block to watch; "waiting"
+    until the block has ended at every table (the page asks again). Bad or unknown ids: 404 with a JSON
+    error, as for a private practice game."""
+    if request.method != "GET":
+        return JsonResponse({"error": "Use GET."}, status=405, headers={"Allow": "GET"})
+    live = None
+    if live_game_id.isdigit() and len(live_game_id) <= MAX_ID_DIGITS:
+        live = LiveGame.objects.select_related("game__table__round__event").filter(pk=int(live_game_id)).first()
+    if live is None or (live.kind == LiveGame.Kind.PRACTICE and live.owner_id != request.user.pk):
+        return JsonResponse({"error": f"No such table: {live_game_id[:40]!r}."}, status=404)
+    from tournament.services.rotations import NextBlock, next_block_for
+
+    found = NextBlock("none") if live.game is None else next_block_for(live.game, request.user)
+    data = {"status": found.status, "block": found.block, "blocks": found.blocks, "mine": found.mine,
+            "message": found.message, "tables": [
+                {"label": t.label, "partner": t.partner, "game": t.game_id,
+                 "url": (reverse("games:table", args=[t.live_game_id]) if t.live_game_id
+                         else reverse("games:tournament_game", args=[t.game_id]))}
+                for t in found.tables]}
+    if found.status == "over":
+        table = live.game.table
+        data["results_url"] = reverse("table_detail", args=[table.round.event.slug, table.pk])
+    return JsonResponse(data, headers={"Cache-Control": "no-store"})
 
 
 def tournament_game(request, game_id: int):

@@ -187,3 +187,75 @@ def table_schedule(table: Table) -> list[BlockLine] | None:
     if not is_rotation(game_format or "") or len(seats) not in (4, 8):
         return None
     return schedule_lines(seats, list(table.games.order_by("number")))
+
+
+@dataclass(frozen=True)
+class NextTable:
+    """A table of four of the next block: its game, its live table (None until opened), what to call it."""
+
+    game_id: int
+    live_game_id: int | None
+    label: str  # "table 3", or "table 3 (A)" when the block plays at two tables of four
+    partner: str  # the asking player's partner there; "" for a spectator
+
+
+@dataclass(frozen=True)
+class NextBlock:
+    """Where the players of a finished block go on. ``status``: "ready" (``tables`` says where), "waiting"
+    (the next block starts when every table of this one has ended), "over" (that was the last block), or
+    "none" (not a rotation block, or not finished). ``mine``: the asker plays in the rotation, and
+    ``tables`` holds only their own table; otherwise (a spectator) every table of the next block."""
+
+    status: str
+    block: int | None = None  # the next block's number
+    blocks: int | None = None
+    mine: bool = False
+    tables: tuple[NextTable, ...] = ()
+
+    @property
+    def message(self) -> str:
+        if self.status == "ready":
+            return f"Block {self.block} of {self.blocks} is being played."
+        if self.status == "waiting":
+            return (f"Block {self.block} of {self.blocks} starts when every table of four of this block has "
+                    f"finished; this page will show where to go.")
+        if self.status == "over":
+            return "That was the rotation's last block."
+        return ""
+
+
+def next_block_for(game: Game, user) -> NextBlock:
+    """The next block after ``game`` (a finished rotation block) for ``user``: a player of the rotation
+    gets their own table of four of the next block (with eight players they may change tables, and every
+    block changes partners); anyone else, every table of the next block, to watch."""
+    if not game.seat_order or game.status != Game.Status.FINISHED:
+        return NextBlock("none")
+    seats = {s.number: s for s in Seat.objects.filter(table_id=game.table_id).select_related("player")}
+    per_block = tables_per_block(len(seats))
+    blocks = len(schedule_for(len(seats)).blocks)
+    block = block_of(game, len(seats))
+    if block >= blocks:
+        return NextBlock("over", None, blocks)
+    mine = next((n for n, s in seats.items()
+                 if user.is_authenticated and s.player_id and s.player.user_id == user.pk), None)
+    first = block * per_block + 1
+    games = list(Game.objects.filter(table_id=game.table_id, number__in=range(first, first + per_block))
+                 .order_by("number"))
+    if mine is not None:
+        games = [g for g in games if mine in g.seat_order]
+    if not games:
+        return NextBlock("waiting", block + 1, blocks, mine is not None)
+    from games.models import LiveGame  # (games depends on tournament, not the reverse)
+
+    lives = dict(LiveGame.objects.filter(game__in=games).values_list("game_id", "pk"))
+    table_number = game.table.number
+    tables = []
+    for g in games:
+        index = (g.number - 1) % per_block
+        label = f"table {table_number}" + (f" ({'AB'[index]})" if per_block > 1 else "")
+        partner = ""
+        if mine is not None:
+            order = list(g.seat_order)
+            partner = seats[order[(order.index(mine) + 2) % 4]].label
+        tables.append(NextTable(g.pk, lives.get(g.pk), label, partner))
+    return NextBlock("ready", block + 1, blocks, mine is not None, tuple(tables))

@@ -7,6 +7,7 @@ import { $, gameOver, gameSeatOf, legalSummary, renderAll, renderCountdown, rend
 import { TurnSignal } from "./signal.js";
 import { closeMessage, ReconnectingSocket, socketUrl } from "./socket.js";
 import { describeEvent } from "./words.js";
+import { NextBlock } from "./next_block.js";
 
 const LOG_LINES = 80;
 const root = $("table");
@@ -127,12 +128,14 @@ function logLinesFrom(items) {
 
 // ---- rendering -----------------------------------------------------------------------------------------
 const signal = new TurnSignal({ baseTitle: root.dataset.title || document.title, toggle: $("sound-toggle") });
+const nextBlock = new NextBlock(root.dataset.nextUrl, $("next-block")); // partner rotations only
 
 function redraw() {
   if (!page.model) return;
   const { legal, mine } = renderAll(page.model, ctx);
   page.legal = legal;
   signal.update(Boolean(mine) && !gameOver(page.model.game), { gameOver: gameOver(page.model.game) });
+  if (gameOver(page.model.game)) nextBlock.gameOver();
   root.classList.add("ready");
 }
 

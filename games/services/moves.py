@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import engine
 from games.models import LiveGame, LiveMove
-from games.services import broadcast, deadlines, fairness, hand_results, snapshots
+from games.services import broadcast, deadlines, fairness, hand_results, live_rows, snapshots
 from games.services.seats import SeatHolder, hand_seat_of, seat_holders, seat_of_user, turn_game_seat
 
 # Error codes, as in docs/protocol.md.
@@ -51,18 +51,9 @@ class MoveDone:
 
 
 def lock_live_game(live_game_id: int, *, skip_locked: bool = False) -> LiveGame | None:
-    """The live game row, locked for this transaction (None if missing or, with skip_locked, busy).
-
-    PostgreSQL: SELECT ... FOR UPDATE OF the live game only. SQLite has no row locks; its connections
-    begin transactions IMMEDIATE (see config.environment), which takes the write lock at BEGIN.
-    """
-    qs = LiveGame.objects.select_related("game", "owner").filter(pk=live_game_id)
-    if connection.features.has_select_for_update:
-        if skip_locked and connection.features.has_select_for_update_skip_locked:
-            qs = qs.select_for_update(skip_locked=True, of=("self",))
-        else:
-            qs = qs.select_for_update(of=("self",))
-    return qs.first()
+    """The live game row with its tournament game, locked for this transaction (None if missing or, with
+    skip_locked, busy). PostgreSQL: SELECT ... FOR UPDATE OF the live game only (`live_rows.load`)."""
+    return live_rows.load(live_game_id, "skip_locked" if skip_locked else "wait")
 
 
 def check_open(live: LiveGame) -> None:
@@ -180,12 +171,12 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
     _fill_seat_lists(live)
     live.version += 1
     live.state = game.to_dict()
-    move = LiveMove.objects.create(
+    move = live_rows.insert_move(LiveMove(
         live_game=live, version=live.version, hand_number=hand_number, seat=seat, actor=actor,
         user=user if user is not None and getattr(user, "is_authenticated", False) else None,
         action=action, events=[e.to_dict() for e in events], hand_seats=list(live.hand_seats),
         client_move_id=client_move_id,
-    )
+    ))
     scored = [e for e in events if e.kind == "hand_scored"]
     if scored:
         live.deadline = None
@@ -200,7 +191,7 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
             live.next_hand_at = now + deadlines.next_hand_pause()
     else:
         deadlines.schedule(live, game, holders, now, before)
-    live.save()
+    live_rows.save(live)
     snap = snapshots.snapshot_of(live, engine.Game.from_dict(live.state), holders)  # a copy: `game` may move on
     stored = snapshots.stored_move_of(move)
     transaction.on_commit(lambda: snapshots.remember(snap, [stored]))
@@ -234,7 +225,7 @@ def store_notice(live: LiveGame, game: engine.Game, holders: list[SeatHolder], k
 
 def player_returned(live_game_id: int, user) -> bool:
     """A player who syncs is back: a bot that had taken over the seat stops (a new version says so)."""
-    live = LiveGame.objects.select_related("game", "owner").filter(pk=live_game_id).first()
+    live = live_rows.load(live_game_id)
     if live is None or live.status != LiveGame.Status.RUNNING:
         return False
     seat = seat_of_user(seat_holders(live), user)

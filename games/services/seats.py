@@ -7,7 +7,11 @@ Challenge UNO player is eliminated. Everything outside this module speaks game s
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+
+from django.apps import apps
+from django.db import connection
 
 from games import engine
 from games.models import LiveGame
@@ -31,21 +35,18 @@ def seat_holders(live: LiveGame) -> list[SeatHolder]:
     A player who withdrew or was disqualified still owns the seat's name but may no longer act.
     """
     if live.kind == LiveGame.Kind.TOURNAMENT:
-        from tournament.models import Seat
-
-        seats = Seat.objects.filter(table__games__pk=live.game_id).select_related("player").order_by("number")
+        rows = _tournament_seats(live.game_id)
         order = live.game.seat_order if live.game_id else []
         if order:  # a partner rotation's block: some of the table's seats, in the block's game seat order
-            by_number = {s.number: s for s in seats}
-            seats = [by_number[n] for n in order if n in by_number]
+            by_number = {row[0]: row for row in rows}
+            rows = [by_number[n] for n in order if n in by_number]
         out = []
-        for index, s in enumerate(seats):
-            number = index if order else s.number
-            if s.player_id is None:
-                out.append(SeatHolder(number, s.label, None, s.bot_kind or "heuristic"))
+        for index, (number, bot_kind, player_id, user_id, status, display_name) in enumerate(rows):
+            seat = index if order else number
+            if player_id is None:
+                out.append(SeatHolder(seat, f"Bot {number + 1}", None, bot_kind or "heuristic"))
             else:
-                user_id = s.player.user_id if s.player.is_active else None
-                out.append(SeatHolder(number, s.player.display_name, user_id, ""))
+                out.append(SeatHolder(seat, display_name, user_id if status in _active_statuses() else None, ""))
         return out
     kinds = list(live.bot_kinds) + [""] * (live.seat_count - len(live.bot_kinds))
     owner_name = live.owner.get_username() if live.owner_id else "Player"
@@ -53,6 +54,27 @@ def seat_holders(live: LiveGame) -> list[SeatHolder]:
         SeatHolder(i, f"Bot {i + 1}" if kind else owner_name, None if kind else live.owner_id, kind)
         for i, kind in enumerate(kinds[: live.seat_count])
     ]
+
+
+@functools.cache
+def _active_statuses() -> tuple[str, ...]:
+    return apps.get_model("tournament", "Player").ACTIVE_STATUSES
+
+
+@functools.cache
+def _seats_sql() -> str:
+    table = {name: apps.get_model("tournament", name)._meta.db_table for name in ("Seat", "Game", "Player")}
+    return ("SELECT s.number, s.bot_kind, s.player_id, p.user_id, p.status, p.display_name "
+            f"FROM {table['Seat']} s JOIN {table['Game']} g ON g.table_id = s.table_id "
+            f"LEFT JOIN {table['Player']} p ON p.id = s.player_id WHERE g.id = %s ORDER BY s.number")
+
+
+def _tournament_seats(game_id: int) -> list[tuple]:
+    """(number, bot kind, player id, user id, player status, display name) of the table's seats, by
+    number: one fixed statement (read on every move; through the ORM it was 17% of a loaded worker)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_seats_sql(), [game_id])
+        return cursor.fetchall()
 
 
 def seat_of_user(holders: list[SeatHolder], user) -> int | None:

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from games import engine
 from games.models import LiveGame, LiveMove
-from games.services import fairness
+from games.services import fairness, live_rows
 from games.services.seats import SeatHolder, hand_seat_of, seat_holders, seat_of_user
 
 LOG_MOVES = 20  # changes whose events a full `state` carries as its log
@@ -133,7 +133,7 @@ def load_snapshot(live_id: int) -> Snapshot | None:
     """The game as it is now, with its seat holders read afresh (an organizer may have replaced a player
     without the version changing): one query, two for a tournament game. The parsed engine state is
     reused from the cache when this version was seen."""
-    live = LiveGame.objects.select_related("game", "owner").filter(pk=live_id).first()
+    live = live_rows.load(live_id)
     if live is None:
         return None
     cached = _snapshots.get((live_id, live.version))

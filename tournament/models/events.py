@@ -158,6 +158,8 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.display_name
 
+    ACTIVE_STATUSES = ("registered", "checked_in")  # may play; games.services.seats reads them in SQL
+
     @property
     def is_active(self) -> bool:
-        return self.status in (self.Status.REGISTERED, self.Status.CHECKED_IN)
+        return self.status in self.ACTIVE_STATUSES

@@ -60,6 +60,9 @@ PASSIVE = {"catch", "call_uno"}  # never sent by the bench clients: they would r
 
 def django_setup() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    if os.environ.get("REDIS_URL") and not os.environ.get("CHANNEL_LAYER_KEY"):
+        # As production must (games.E001): table changes carry the cards through Redis, encrypted.
+        os.environ["CHANNEL_LAYER_KEY"] = secrets.token_urlsafe(40)
     import django
 
     django.setup()
@@ -665,7 +668,8 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis") and args.workers > 1 and not args.url:
         parser.error("several workers need REDIS_URL (the in-memory channel layer is one process only)")
     print(f"live bench {time.strftime('%Y-%m-%d %H:%M')} | Python {sys.version.split()[0]} | {os.cpu_count()} CPUs | "
-          f"{connection.vendor} | {settings.CHANNEL_LAYERS['default']['BACKEND'].rsplit('.', 1)[-1]} | "
+          f"{connection.vendor} | {settings.CHANNEL_LAYERS['default']['BACKEND'].rsplit('.', 1)[-1]}"
+          f"{' (encrypted)' if settings.CHANNEL_LAYERS['default'].get('CONFIG', {}).get('symmetric_encryption_keys') else ''} | "
           f"{args.tables} tables x {args.seats} seats + {args.spectators} spectators | think {args.think} s | "
           f"{args.seconds} s per phase | " + (args.url or f"{args.server} x {args.workers} workers"))
     t0 = time.perf_counter()

@@ -1,7 +1,9 @@
 """Telling a table's sockets that the game changed, after the change is committed.
 
-The channel-layer message is only "changed, version N": no card ever travels through the layer. Each
-consumer then builds what its own viewer may see (`games.services.snapshots`).
+The channel-layer message is "changed, version N"; each consumer builds what its own viewer may see
+(`games.services.snapshots`). Across processes (Redis) the change itself goes with it, for the workers
+that did not make it: it holds hidden cards, so production encrypts the layer (CHANNEL_LAYER_KEY, which
+`DEBUG=0` requires with REDIS_URL), and consumers never forward it.
 
 Database work called from an event loop (a socket's move, the sweeper: `games.database_calls.run`) runs
 under an `Announcer`: each commit's signal is handed to that loop and published there with the loop's
@@ -16,9 +18,10 @@ import contextlib
 import functools
 import logging
 import threading
+from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
@@ -32,34 +35,46 @@ def table_group_name(live_game_id: int) -> str:
     return f"live-game-{live_game_id}"
 
 
-def announce_on_commit(live_game_id: int, version: int) -> None:
-    """Send "changed, version N" to the table's group once the current transaction commits."""
+def carries_changes() -> bool:
+    """Whether signals carry the change itself (`snapshots.change_message`): when the channel layer
+    crosses processes (Redis), so that the other workers need not read each change back from the
+    database. Channels' in-memory layer serves one process, which cached the change when it made it (and
+    that layer deep-copies every message for every socket)."""
+    layer = get_channel_layer()
+    return layer is not None and not isinstance(layer, InMemoryChannelLayer)
+
+
+def announce_on_commit(live_game_id: int, version: int, change: Callable[[], dict] | None = None) -> None:
+    """Send "changed, version N" to the table's group once the current transaction commits; with
+    `change` (called only if needed) the change itself travels with it (`carries_changes`)."""
+    message = {"type": GAME_CHANGED, "version": version}
+    if change is not None and carries_changes():
+        message["change"] = change()
     announcer = getattr(_current, "announcer", None)
     if announcer is not None:
-        transaction.on_commit(lambda: announcer.committed(live_game_id, version))
+        transaction.on_commit(lambda: announcer.committed(live_game_id, message))
     else:
-        transaction.on_commit(lambda: _send(live_game_id, version))
+        transaction.on_commit(lambda: _send(live_game_id, message))
 
 
-def _send(live_game_id: int, version: int) -> None:
+def _send(live_game_id: int, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(table_group_name(live_game_id),
-                                        {"type": GAME_CHANGED, "version": version})
+        async_to_sync(layer.group_send)(table_group_name(live_game_id), message)
     except Exception:  # noqa: BLE001 - the move is stored; clients resync on the next change or reconnect
-        logger.exception("could not announce version %s of live game %s", version, live_game_id)
+        logger.exception("could not announce version %s of live game %s", message["version"], live_game_id)
 
 
-async def publish(live_game_id: int, version: int) -> None:
+async def publish(live_game_id: int, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        await layer.group_send(table_group_name(live_game_id), {"type": GAME_CHANGED, "version": version})
+        await layer.group_send(table_group_name(live_game_id), message)
     except Exception:  # noqa: BLE001 - the move is stored; clients resync on the next change or reconnect
-        logger.exception("could not announce version %s of live game %s", version, live_game_id)
+        logger.exception("could not announce version %s of live game %s", message["version"], live_game_id)
 
 
 class Announcer:
@@ -81,14 +96,14 @@ class Announcer:
                 _current.announcer = None
         return call
 
-    def committed(self, live_game_id: int, version: int) -> None:  # in the database thread
+    def committed(self, live_game_id: int, message: dict) -> None:  # in the database thread
         try:
-            self.loop.call_soon_threadsafe(self._start, live_game_id, version)
+            self.loop.call_soon_threadsafe(self._start, live_game_id, message)
         except RuntimeError:  # the loop is gone (shutting down): send from here
-            _send(live_game_id, version)
+            _send(live_game_id, message)
 
-    def _start(self, live_game_id: int, version: int) -> None:
-        self.tasks.append(self.loop.create_task(publish(live_game_id, version)))
+    def _start(self, live_game_id: int, message: dict) -> None:
+        self.tasks.append(self.loop.create_task(publish(live_game_id, message)))
 
     async def sent(self) -> None:
         await asyncio.sleep(0)  # a signal handed over just before the call returned is started first

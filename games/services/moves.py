@@ -195,7 +195,8 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
     snap = snapshots.snapshot_of(live, engine.Game.from_dict(live.state), holders)  # a copy: `game` may move on
     stored = snapshots.stored_move_of(move)
     transaction.on_commit(lambda: snapshots.remember(snap, [stored]))
-    broadcast.announce_on_commit(live.pk, live.version)
+    broadcast.announce_on_commit(live.pk, live.version,
+                                 lambda: snapshots.change_message(snap, live.state, stored))
     return move
 
 

@@ -127,6 +127,46 @@ def forget_all() -> None:
     _moves.clear()
 
 
+# ---- a committed change, sent with its signal ----------------------------------------------------------
+
+def change_message(snapshot: Snapshot, state: dict[str, Any], move: StoredMove) -> dict[str, Any]:
+    """A committed change as plain data for the channel layer: the snapshot at its version (`state` is
+    its engine state, `Game.to_dict()`) and the move that made it. Another worker remembers it with
+    `remember_change` instead of reading it back from the database. It holds every hidden card: it goes
+    through Redis only encrypted (CHANNEL_LAYER_KEY), and no consumer ever forwards it."""
+    snap = snapshot
+    return {
+        "live_id": snap.live_id, "version": snap.version, "kind": snap.kind, "status": snap.status,
+        "paused": snap.paused, "closed": snap.closed, "title": snap.title, "state": state,
+        "hand_seats": snap.hand_seats, "holders": [[h.seat, h.name, h.user_id, h.bot_kind] for h in snap.holders],
+        "deadline": _iso(snap.deadline), "next_hand_at": _iso(snap.next_hand_at),
+        "turn_seconds": snap.turn_seconds, "missed_turns": snap.missed_turns, "bot_takeover": snap.bot_takeover,
+        "owner_id": snap.owner_id, "shuffles": list(snap.shuffles),
+        "move": [move.version, move.hand_number, move.seat, move.actor, move.events, move.hand_seats],
+    }
+
+
+def remember_change(data: dict[str, Any]) -> None:
+    """Cache a change another process committed (`change_message`), unless this process has it already.
+    Parsed once per process: the first of its sockets at the table to hear of it does it."""
+    key = (data["live_id"], data["version"])
+    if _snapshots.get(key) is None:
+        _snapshots.put(key, Snapshot(
+            data["live_id"], data["version"], data["kind"], data["status"], data["paused"], data["closed"],
+            data["title"], engine.Game.from_dict(data["state"]), list(data["hand_seats"]),
+            [SeatHolder(*h) for h in data["holders"]], _from_iso(data["deadline"]), _from_iso(data["next_hand_at"]),
+            data["turn_seconds"], list(data["missed_turns"]), list(data["bot_takeover"]), data["owner_id"],
+            tuple(data["shuffles"]),
+        ))
+    version, hand_number, seat, actor, events, hand_seats = data["move"]
+    if _moves.get((data["live_id"], version)) is None:
+        _moves.put((data["live_id"], version), StoredMove(version, hand_number, seat, actor, events, hand_seats))
+
+
+def _from_iso(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
 # ---- loading -----------------------------------------------------------------------------------------
 
 def load_snapshot(live_id: int) -> Snapshot | None:

@@ -51,8 +51,8 @@ async def test_call_and_catch_in_both_orders(first):
     cards_before = len(caught.state["view"]["hand"])
     if first == "uno":
         await caught.send(call)
-        await catcher.send(catch)
         assert (await answer(caught))["type"] == "ack"
+        await catcher.send(catch)  # on the version the call just moved on from
         refused = await answer(catcher)
         assert refused["code"] == "stale"  # the call moved the game on first
         await catcher.receive_until(lambda m: m["type"] == "state")
@@ -64,8 +64,8 @@ async def test_call_and_catch_in_both_orders(first):
         assert len(update["view"]["hand"]) == cards_before
     else:
         await catcher.send(catch)
-        await caught.send(call)
         assert (await answer(catcher))["type"] == "ack"
+        await caught.send(call)  # on the version the catch just moved on from
         refused = await answer(caught)
         assert refused["code"] == "stale"
         await caught.receive_until(lambda m: m["type"] == "state")

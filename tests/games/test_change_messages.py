@@ -1,0 +1,100 @@
+"""A change travels with its signal across workers (games/services/broadcast.py, snapshots.change_message):
+a worker that did not make it builds every viewer's update from the message, reading nothing back from
+the database; and production refuses a Redis layer that would carry the cards unencrypted."""
+
+import msgpack
+import pytest
+from channels.db import database_sync_to_async
+from django.core import checks
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import database_calls
+from games.services import broadcast, snapshots
+from games.services.lifecycle import live_game_for
+from games.services.moves import submit_move
+from tests.games.factories import make_tournament_game
+from tests.games.test_database_calls import a_move
+from tests.games.test_table_play import play_one, setup_table
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+def without_clock(messages):
+    return [{k: v for k, v in m.items() if k != "now"} for m in messages]
+
+
+def test_a_change_message_rebuilds_every_viewers_update_with_no_query(live_settings):
+    tgame, users = make_tournament_game(3)
+    live = live_game_for(tgame, seed=5)
+    user, version, action = a_move(live.pk, users)
+    done = submit_move(live.pk, user, version, action, "c-1")  # caches the change in this process
+    snap = snapshots._snapshots.get((live.pk, done.version))
+    move = snapshots.cached_moves(live.pk, version, done.version)[0]
+    viewers = [*users, None]
+    expected = [without_clock(snapshots.cached_updates(live.pk, version, done.version, u)[1]) for u in viewers]
+
+    # through the layer's own serialisation (channels-redis uses msgpack), into a process that lacks it
+    data = msgpack.unpackb(msgpack.packb(snapshots.change_message(snap, snap.game.to_dict(), move)), raw=False)
+    snapshots.forget_all()
+    assert snapshots.cached_updates(live.pk, version, done.version, users[0]) is None
+    with CaptureQueriesContext(connection) as queries:
+        snapshots.remember_change(data)
+        rebuilt = [without_clock(snapshots.cached_updates(live.pk, version, done.version, u)[1]) for u in viewers]
+    assert len(queries) == 0
+    assert rebuilt == expected
+    assert {m["role"] for m in rebuilt[-1]} == {"spectator"} and rebuilt[0][0]["view"]["hand"]
+
+
+def test_remember_change_keeps_what_this_process_has(live_settings):
+    tgame, users = make_tournament_game(3)
+    live = live_game_for(tgame, seed=5)
+    user, version, action = a_move(live.pk, users)
+    done = submit_move(live.pk, user, version, action, "c-2")
+    snap = snapshots._snapshots.get((live.pk, done.version))
+    move = snapshots.cached_moves(live.pk, version, done.version)[0]
+    snapshots.remember_change(snapshots.change_message(snap, snap.game.to_dict(), move))
+    assert snapshots._snapshots.get((live.pk, done.version)) is snap  # not parsed again
+
+
+async def test_a_socket_in_a_worker_that_did_not_make_the_move_updates_from_the_signal(live_settings, monkeypatch):
+    """As on the worker that did not make the move: nothing cached at commit, and reading the change back
+    from the database fails the test; every socket still gets its update, from the signal's change."""
+    monkeypatch.setattr(broadcast, "carries_changes", lambda: True)
+    monkeypatch.setattr(snapshots, "remember", lambda *args: None)
+
+    async def no_load(*args):
+        raise AssertionError("the change was read back from the database")
+
+    monkeypatch.setattr(database_calls, "load_changes", no_load)
+    game, live, users, sockets, states = await setup_table()
+    snapshots.forget_all()
+    await play_one(sockets, states[0]["version"])
+    await play_one(sockets, states[0]["version"] + 1)
+
+
+def test_deploy_check_refuses_an_unencrypted_redis_layer(settings):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                                           "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:6379/0"}]}}}
+    found = checks.run_checks(include_deployment_checks=True, tags=[checks.Tags.security])
+    assert "games.E001" in [m.id for m in found]
+    settings.CHANNEL_LAYERS["default"]["CONFIG"]["symmetric_encryption_keys"] = ["k" * 40]
+    found = checks.run_checks(include_deployment_checks=True, tags=[checks.Tags.security])
+    assert "games.E001" not in [m.id for m in found]
+
+
+async def test_a_move_through_the_loop_sends_its_change_only_across_processes(live_settings):
+    tgame, users = await database_sync_to_async(make_tournament_game)(3)
+    live = await database_sync_to_async(live_game_for)(tgame, seed=5)
+    user, version, action = await database_sync_to_async(a_move)(live.pk, users)
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(broadcast.table_group_name(live.pk), channel)
+    done = await database_calls.run(submit_move, live.pk, user, version, action, "c-3")
+    message = await layer.receive(channel)
+    if broadcast.carries_changes():  # PostgreSQL + Redis run: through Redis, decrypted
+        assert message["change"]["version"] == done.version and message["change"]["live_id"] == live.pk
+    else:
+        assert "change" not in message

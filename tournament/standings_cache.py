@@ -71,6 +71,7 @@ _versions: dict[int, tuple[Version, float]] = {}  # event id -> (version, checke
 _dirty: set[int] = set()  # event ids whose version must be read again before the next use
 _memo: OrderedDict[tuple, tuple[Any, float]] = OrderedDict()
 _building: dict[tuple, threading.Event] = {}  # keys a thread is computing now
+_newest: dict[tuple[int, float], int] = {}  # (event id, created) -> newest version change kept in _memo
 
 
 # ---- writing: a change happened --------------------------------------------------------------------
@@ -114,6 +115,7 @@ def clear() -> None:
         _versions.clear()
         _dirty.clear()
         _memo.clear()
+        _newest.clear()
 
 
 # ---- reading: the event and its version -------------------------------------------------------------
@@ -197,15 +199,42 @@ def memo(key: tuple, build: Callable[[], Any]) -> Any:
     try:
         value = build()
         with _lock:
-            _memo[key] = (value, now)
-            _memo.move_to_end(key)
-            while len(_memo) > MEMO_ENTRIES:
-                _memo.popitem(last=False)
+            if _keep(key):
+                _memo[key] = (value, now)
+                _memo.move_to_end(key)
+                while len(_memo) > MEMO_ENTRIES:
+                    _memo.popitem(last=False)
         return value
     finally:
         with _lock:
             _building.pop(key, None)
         building.set()
+
+
+def _keep(key: tuple) -> bool:
+    """Whether to store a value under ``key``; storing one for an event's newer version drops what is
+    kept for its older ones (caller holds ``_lock``).
+
+    Versions only move forward, so a value kept for an older version is never asked for again; left
+    in the LRU until pushed out, they piled up while scores changed (512 entries: about 100 versions of
+    a 10,000-player event's standings, bracket and pages, 600 MB in a worker), and every full garbage
+    collection walked them all, holding up the worker's event loop (see docs/performance.md, "Pages").
+    A value built for a version older than one already kept is returned but not stored."""
+    version = key[1] if len(key) > 1 and isinstance(key[1], Version) else None
+    if version is None:
+        return True
+    event = (version.event_id, version.created)
+    newest = _newest.get(event)
+    if newest is not None and version.change < newest:
+        return False
+    if newest is None or version.change > newest:
+        _newest[event] = version.change
+        for old in [k for k in _memo if len(k) > 1 and isinstance(k[1], Version)
+                    and (k[1].event_id, k[1].created) == event and k[1].change < version.change]:
+            del _memo[old]
+        if len(_newest) > MEMO_ENTRIES:  # events long gone (tests): forget the oldest
+            _newest.pop(next(iter(_newest)))
+    return True
 
 
 def peek(key: tuple) -> Any:

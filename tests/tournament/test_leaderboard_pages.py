@@ -205,3 +205,30 @@ def test_the_page_cache_serves_a_marked_page_again_while_its_version_is_current(
     assert call(app, method="HEAD")[1]["body"] == b"page 3"
     standings_cache.forget_version(987654)  # a change heard of: back through Django
     assert call(app)[1]["body"] == b"page 4" and inner.calls == 4
+
+
+def test_the_memo_keeps_only_the_newest_version_of_an_event():
+    """Versions only move forward: what was kept for an older one goes when a newer one is stored (while
+    scores changed, old versions' standings and pages piled up in every worker)."""
+    old, new = standings_cache.Version(41, 1.5, 7), standings_cache.Version(41, 1.5, 9)
+    other = standings_cache.Version(42, 2.5, 3)
+    builds = []
+
+    def build(value):
+        return lambda: builds.append(value) or value
+
+    standings_cache.memo(("standings", old, None), build("old standings"))
+    standings_cache.memo(("leaderboard-page", old, None), build("old page"))
+    standings_cache.memo(("standings", other, None), build("other event"))
+    assert standings_cache.peek(("standings", old, None)) == "old standings"
+
+    standings_cache.memo(("standings", new, None), build("new standings"))
+    assert standings_cache.peek(("standings", old, None)) is None
+    assert standings_cache.peek(("leaderboard-page", old, None)) is None
+    assert standings_cache.peek(("standings", new, None)) == "new standings"
+    assert standings_cache.peek(("standings", other, None)) == "other event"
+
+    # A reader still on the older version gets its value built, but it is not kept.
+    assert standings_cache.memo(("standings", old, None), build("old again")) == "old again"
+    assert standings_cache.peek(("standings", old, None)) is None
+    assert builds == ["old standings", "old page", "other event", "new standings", "old again"]

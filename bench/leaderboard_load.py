@@ -9,6 +9,15 @@ started), with H scored hands at every stage-one table.
     wrk -t2 -c50 -d20s --latency http://127.0.0.1:8000/events/<slug>/rounds/2/bracket/
 
 Prints the URL paths. DATABASE_URL from the environment, as for the site.
+
+Scores changing while people read, as during a real event: ``--churn SECONDS --event SLUG`` records one
+scored hand through the organizer's service (``tournament.services.results.record_hand``, which saves
+it, moves the event's scores version and tells the live leaderboards, as a hand played live does) every
+SECONDS at a random running table of the event, until stopped (Ctrl+C, SIGTERM) or for ``--duration``
+seconds, then prints how many it recorded. ``--session`` prints a session cookie of one of the event's
+players (run it with the server's SECRET_KEY), for a logged-in reader: ``wrk -H "Cookie: sessionid=..."``.
+
+    python bench/leaderboard_load.py --event load-d45f43 --churn 0.2
 """
 
 from __future__ import annotations
@@ -139,16 +148,109 @@ def build_bracket(slug: str, hands: int) -> str:
     return f"/events/{slug}/rounds/{round_two.number}/bracket/"
 
 
+def running_games(slug: str) -> list[int]:
+    """Ids of the event's running games in running rounds."""
+    from tournament.models import Game, Round
+
+    return list(Game.objects.filter(table__round__event__slug=slug, status=Game.Status.RUNNING,
+                                    table__round__status=Round.Status.RUNNING).values_list("pk", flat=True))
+
+
+def churn(slug: str, every: float, duration: float | None, rng: random.Random) -> tuple[int, int, float]:
+    """A scored hand every ``every`` seconds at a random running game of the event, through
+    ``record_hand``, until interrupted or ``duration`` is over: (hands recorded, refused, seconds)."""
+    from django.contrib.auth import get_user_model
+
+    from tournament.models import Game, Hand
+    from tournament.services.results import ResultError, game_seats, record_hand
+
+    organizer, _ = get_user_model().objects.get_or_create(
+        username=f"{slug}-organizer", defaults={"is_staff": True, "is_superuser": True})
+    games = running_games(slug)
+    if not games:
+        raise SystemExit(f"No running game in event {slug!r}: nothing to score.")
+    recorded = refused = 0
+    started = time.monotonic()
+    next_at = started
+    try:
+        while games and (duration is None or time.monotonic() - started < duration):
+            game = Game.objects.get(pk=rng.choice(games))
+            seats = game_seats(game)
+            winner = rng.choice(seats)
+            left = {seat.pk: 0 if seat is winner else rng.randint(1, 60) for seat in seats}
+            number = (Hand.objects.filter(game=game).order_by("-number").values_list("number", flat=True).first()
+                      or 0) + 1
+            try:
+                outcome = record_hand(game, number, winner.pk, left, organizer, "bench: scores changing")
+                recorded += 1
+                if outcome.game_finished:
+                    games.remove(game.pk)
+            except ResultError as error:  # a game that finished meanwhile, or is played live
+                refused += 1
+                games.remove(game.pk)
+                print(f"skipped game {game.pk}: {error}", file=sys.stderr)
+            next_at += every
+            time.sleep(max(0.0, next_at - time.monotonic()))
+    except KeyboardInterrupt:
+        pass
+    return recorded, refused, time.monotonic() - started
+
+
+def player_session(slug: str) -> str:
+    """A logged-in session of the event's first player (needs the server's SECRET_KEY)."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from tournament.models import Player
+
+    player = Player.objects.filter(event__slug=slug).select_related("user").order_by("pk").first()
+    if player is None:
+        raise SystemExit(f"No player in event {slug!r}.")
+    session = SessionStore()
+    session[SESSION_KEY] = str(player.user.pk)
+    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    session[HASH_SESSION_KEY] = player.user.get_session_auth_hash()
+    session.create()
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--hands", type=int, default=3)
     parser.add_argument("--bracket", action="store_true", help="end round 1 and start a round-2 bracket")
+    parser.add_argument("--event", metavar="SLUG", help="an event built before (for --churn, --session)")
+    parser.add_argument("--churn", type=float, metavar="SECONDS",
+                        help="record a scored hand every SECONDS at a random running table of --event")
+    parser.add_argument("--duration", type=float, metavar="SECONDS", help="stop --churn after this long")
+    parser.add_argument("--session", action="store_true", help="print a session cookie of a player of --event")
     args = parser.parse_args()
+    if (args.churn is not None or args.session) and not args.event:
+        parser.error("--churn and --session need --event SLUG (an event this script built)")
+    if args.churn is not None and not args.churn > 0:
+        parser.error("--churn needs a number of seconds above 0")
+    if args.duration is not None and args.churn is None:
+        parser.error("--duration goes with --churn")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()
+    if args.event:
+        from tournament.models import Event
+
+        if not Event.objects.filter(slug=args.event).exists():
+            raise SystemExit(f"No event {args.event!r} in this database.")
+        if args.session:
+            print(player_session(args.event))
+        if args.churn is not None:
+            import signal
+
+            signal.signal(signal.SIGTERM, signal.default_int_handler)  # `kill` stops it as Ctrl+C does
+            recorded, refused, seconds = churn(args.event, args.churn, args.duration, random.Random())
+            print(f"churn: {recorded} hands recorded in {seconds:.1f} s ({recorded / seconds:.2f}/s, "
+                  f"one asked every {args.churn:g} s), {refused} refused")
+        return
     t0 = time.perf_counter()
     path = build(args.players, args.hands)
     print(f"{args.players} players, {args.hands} hands per table in {time.perf_counter() - t0:.1f} s: {path}")

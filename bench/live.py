@@ -473,7 +473,7 @@ class Site:
         from django.conf import settings
 
         # Without Redis a sweeper process could not reach the worker's sockets: the worker sweeps.
-        self.own_sweeper = settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis")
+        self.own_sweeper = settings.CHANNEL_LAYERS["default"]["BACKEND"] != "channels.layers.InMemoryChannelLayer"
         self.sweeper = None
 
         self.port = free_port()
@@ -665,7 +665,7 @@ def main(argv: list[str] | None = None) -> int:
     from django.conf import settings
     from django.db import connection
 
-    if not settings.CHANNEL_LAYERS["default"]["BACKEND"].startswith("channels_redis") and args.workers > 1 and not args.url:
+    if settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer" and args.workers > 1 and not args.url:
         parser.error("several workers need REDIS_URL (the in-memory channel layer is one process only)")
     print(f"live bench {time.strftime('%Y-%m-%d %H:%M')} | Python {sys.version.split()[0]} | {os.cpu_count()} CPUs | "
           f"{connection.vendor} | {settings.CHANNEL_LAYERS['default']['BACKEND'].rsplit('.', 1)[-1]}"

@@ -155,4 +155,5 @@ def channel_layers_from_env(environ=os.environ) -> dict:
             raise ImproperlyConfigured("CHANNEL_LAYER_KEY must be 32+ random characters "
                                        "(python -c 'import secrets; print(secrets.token_urlsafe(40))').")
         config["symmetric_encryption_keys"] = keys
-    return {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": config}}
+    # channels-redis's pub/sub layer, decoding a group message once per process (config/channel_layer.py)
+    return {"default": {"BACKEND": "config.channel_layer.SharedDecodingPubSubLayer", "CONFIG": config}}

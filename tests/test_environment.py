@@ -47,7 +47,7 @@ def test_channel_layer_in_memory_without_redis():
 
 def test_channel_layer_uses_redis_url():
     layer = channel_layers_from_env({"REDIS_URL": "redis://127.0.0.1:6379/2"})["default"]
-    assert layer["BACKEND"].startswith("channels_redis.")
+    assert layer["BACKEND"] == "config.channel_layer.SharedDecodingPubSubLayer"  # channels-redis's pub/sub
     assert layer["CONFIG"]["hosts"][0]["address"] == "redis://127.0.0.1:6379/2"
 
 
@@ -83,7 +83,7 @@ def test_env_list_splits_commas():
 
 def test_channel_layer_is_redis_pubsub_without_key_by_default():
     config = channel_layers_from_env({"REDIS_URL": "redis://r:6379/0"})["default"]
-    assert config["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert config["BACKEND"] == "config.channel_layer.SharedDecodingPubSubLayer"
     assert "symmetric_encryption_keys" not in config["CONFIG"]
 
 
@@ -104,10 +104,11 @@ async def _through_redis(environ: dict) -> tuple[dict, list[bytes]]:
     import asyncio
 
     import redis.asyncio as aioredis
-    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    from config.channel_layer import SharedDecodingPubSubLayer
 
     config = channel_layers_from_env(environ)["default"]["CONFIG"]
-    layer = RedisPubSubChannelLayer(**config)
+    layer = SharedDecodingPubSubLayer(**config)
     spy = aioredis.from_url(environ["REDIS_URL"])
     pubsub = spy.pubsub()
     await pubsub.psubscribe(f"{config['prefix']}*")

@@ -141,8 +141,8 @@ def channel_layers_from_env(environ=os.environ) -> dict:
     connection-pool size to tune, unlike the list-based ``RedisChannelLayer``).
 
     ``CHANNEL_LAYER_KEY`` (comma-separated for a rotation: the first encrypts, all decrypt) turns on
-    the layer's Fernet encryption of every message. Our table messages carry no card ("changed,
-    version N" and presence), but nothing in Redis should be readable by whoever can read Redis.
+    the layer's Fernet encryption of every message. It is required in production (deploy check
+    games.E001): a table's change travels with its signal, every hand included.
     """
     url = environ.get("REDIS_URL", "").strip()
     if not url:

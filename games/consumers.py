@@ -223,9 +223,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         if "role" in message:
             self.role = message["role"]
         game = message.get("game")
-        if game is not None:  # the presence this socket last heard of, on every seat
-            for seat in game["seats"]:
-                seat["connected"] = seat["seat"] in self.connected
+        if game is not None:  # the presence this socket last heard of, on every seat (a copy: shared)
+            message["game"] = {**game, "seats": [{**seat, "connected": seat["seat"] in self.connected}
+                                                 for seat in game["seats"]]}
         await self.send(text_data=json.dumps(message, separators=(",", ":")))
 
     async def send_error(self, code: str, message: str, move_id: str | None = None, version=None) -> None:

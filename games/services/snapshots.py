@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -47,6 +47,9 @@ class Snapshot:
     bot_takeover: list[bool]
     owner_id: int | None
     shuffles: tuple = ()  # the server's per-hand shuffle records (secrets included: publish with fairness)
+    # What every viewer's message shares (the public game facts, each seat's view), built once per
+    # version however many sockets are sent it. Shared: never mutate what it holds.
+    built: dict = field(default_factory=dict, compare=False, repr=False)
 
     def seat_of(self, user) -> int | None:
         return seat_of_user(self.holders, user)
@@ -263,13 +266,18 @@ def events_for(move: StoredMove, game_seat: int | None) -> list[dict[str, Any]]:
 
 
 def view_for(snap: Snapshot, game_seat: int | None) -> dict[str, Any] | None:
+    """What the holder of `game_seat` (None: a spectator) sees of the hand; built once per snapshot and
+    hand seat (do not change the dict)."""
     hand = snap.game.hand
     if hand is None:
         return None
     hand_seat = hand_seat_of(snap.hand_seats, game_seat)
-    if hand_seat is None:
-        return engine.spectator_view(hand)
-    return engine.view_for(hand, hand_seat)
+    key = ("view", hand_seat)
+    view = snap.built.get(key)
+    if view is None:
+        view = engine.spectator_view(hand) if hand_seat is None else engine.view_for(hand, hand_seat)
+        snap.built[key] = view
+    return view
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -277,7 +285,15 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 def game_info(snap: Snapshot) -> dict[str, Any]:
-    """Public facts about the game: seats, totals, hand number, target, status, winners, timers."""
+    """Public facts about the game: seats, totals, hand number, target, status, winners, timers (built
+    once per snapshot: do not change the dict)."""
+    info = snap.built.get("game")
+    if info is None:
+        info = snap.built["game"] = _game_info(snap)
+    return info
+
+
+def _game_info(snap: Snapshot) -> dict[str, Any]:
     game = snap.game
     rules = game.rules
     playing = game.hand is not None and not game.hand.over

@@ -7,6 +7,11 @@ and database, and rows become the same model instances the ORM gives (`Model.fro
 through its field's own database converters), so the code around them does not change. Saving writes
 every column but the key, as `Model.save()` does (auto-now fields included); no signal listens to
 these two models.
+
+On PostgreSQL these statements bind their parameters on the server (`cursor`): the engine state (about
+11 KB of JSON) is sent as it is rather than escaped into the statement's text, which Django's
+client-side binding did (a fifth of a move's CPU in the profile), and psycopg prepares a statement
+once a connection has run it a few times (`prepare_threshold`), so PostgreSQL stops planning it anew.
 """
 
 from __future__ import annotations
@@ -55,6 +60,25 @@ class _Columns:
         return self.model.from_db(connection.alias, self.attnames, values)
 
 
+def cursor():
+    """A cursor of Django's connection, wrapped as Django wraps its own (query logging and counting
+    included); on PostgreSQL with server-side parameter binding."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    from django.db.backends.postgresql.base import TIMESTAMPTZ_OID, ServerBindingCursor
+    from django.db.backends.postgresql.psycopg_any import register_tzloader
+    from psycopg.pq import Format
+
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        raw = ServerBindingCursor(connection.connection)
+        tzloader = connection.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
+        if connection.timezone != tzloader.timezone:  # as Django's create_cursor
+            register_tzloader(connection.timezone, raw)
+        return connection._prepare_cursor(raw)
+
+
 _live = _Columns(LiveGame)
 _move = _Columns(LiveMove)
 _tournament_game: _Columns | None = None
@@ -94,9 +118,9 @@ def load(live_game_id: int, lock: str = "") -> LiveGame | None:
 
     PostgreSQL locks the live game's row only. SQLite has no row locks: its connections begin
     transactions IMMEDIATE (see config.environment), which takes the write lock at BEGIN."""
-    with connection.cursor() as cursor:
-        cursor.execute(_load_sql(lock), [live_game_id])
-        row = cursor.fetchone()
+    with cursor() as rows:
+        rows.execute(_load_sql(lock), [live_game_id])
+        row = rows.fetchone()
     if row is None:
         return None
     count = len(_live.fields)
@@ -118,8 +142,8 @@ def save(live: LiveGame) -> None:
                                   + ", ".join(f"{qn(f.column)} = %s" for f in fields)
                                   + f" WHERE {qn('id')} = %s")
     values = [f.get_db_prep_save(f.pre_save(live, False), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, live.pk])
+    with cursor() as statement:
+        statement.execute(sql, [*values, live.pk])
 
 
 def insert_move(move: LiveMove) -> LiveMove:
@@ -133,9 +157,9 @@ def insert_move(move: LiveMove) -> LiveMove:
                                   f"({', '.join(qn(f.column) for f in fields)}) "
                                   f"VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {qn('id')}")
     values = [f.get_db_prep_save(f.pre_save(move, True), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        move.pk = cursor.fetchone()[0]
+    with cursor() as statement:
+        statement.execute(sql, values)
+        move.pk = statement.fetchone()[0]
     move._state.adding = False
     move._state.db = connection.alias
     return move

@@ -285,7 +285,10 @@ class Client:
         return {k: v for k, v in chosen.items() if k != "seat"}
 
     async def maybe_move(self) -> None:
-        if self.version < self.after:
+        # `run` may start this twice before the first sets `moving` (two messages back to back): one
+        # move in flight per seat, else the second went out on the same version and came back `stale`
+        # or `already_played` (the errors of earlier runs).
+        if self.moving or self.version < self.after:
             return
         action = self.next_action()
         if action is None:
@@ -511,6 +514,7 @@ class Site:
         while time.monotonic() < deadline:
             for p in self.processes:
                 if p.poll() is not None:
+                    self.stop()  # the others too (the sweeper held database connections after a failed start)
                     raise RuntimeError(f"a server process stopped at start; see {self.log.name}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
@@ -532,14 +536,17 @@ class Site:
 
     def stop(self) -> None:
         for p in self.processes:
-            p.terminate()
+            if p.poll() is None:
+                p.terminate()
         for p in self.processes:
             try:
                 p.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait(timeout=10)
-        self.log.close()
+        self.processes = []
+        if not self.log.closed:
+            self.log.close()
 
 
 # ---- the run -------------------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import functools
+import gc
 import json
 import os
 import random
@@ -346,6 +347,11 @@ async def run_phase(base_ws: str, origin: str, tables: list[Table], watchers: li
     if connected is not None:
         await asyncio.sleep(1.0)  # the workers' last connect work (presence) is done
         connected()
+    # No collector pauses in the harness while it times (its 1,000+ clients make a large heap: a full
+    # collection would stall every socket of the harness at once and count as server latency).
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     start = time.perf_counter()
     stats.ack_ms.clear()
     stats.everyone_ms.clear()
@@ -373,6 +379,8 @@ async def run_phase(base_ws: str, origin: str, tables: list[Table], watchers: li
     while any(c.pending for c in clients) and time.perf_counter() < deadline:
         await asyncio.sleep(0.05)
     await asyncio.sleep(0.5)  # the last updates reach every socket
+    gc.enable()
+    gc.unfreeze()
     for c in clients:
         await c.ws.close()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -448,6 +456,15 @@ def runqueue_seconds(pids: list[int]) -> float:
             except (OSError, IndexError, ValueError):
                 continue
     return total / 1e9
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, all) CPU ticks of the whole machine so far (/proc/stat): busy is all but idle and I/O wait,
+    so another program's work and time taken by the host (steal) count too."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return sum(fields) - idle, sum(fields)
 
 
 def rss_mib(pids: list[int]) -> float:
@@ -576,7 +593,8 @@ def report(name: str, stats: Stats, elapsed: float, moves: int, usage: dict) -> 
           f"unanswered {row['unanswered']}, {row['frames']} frames of {row['bytes_per_frame']:.0f} B on average")
     print("       CPU (share of one core) / RSS: " + ", ".join(
         f"{k} {v['cpu']:.0%} / {v['rss_before']:.0f}->{v['rss']:.0f} MiB" for k, v in usage["usage"].items()))
-    print(f"       machine load average {usage['load_average'][0]:.1f} -> {usage['load_average'][1]:.1f}; "
+    print(f"       machine: CPUs busy {usage['machine_busy']:.0%} of one core's worth (all programs, /proc/stat), "
+          f"load average {usage['load_average'][0]:.1f} -> {usage['load_average'][1]:.1f}; "
           f"the workers' threads were runnable but waiting for a CPU {usage['workers_waiting_for_cpu']:.0%} "
           f"of the phase (summed over threads; the CPUs were taken by other threads, ours included)")
     if "socket_memory" in usage:
@@ -600,6 +618,7 @@ def measure(groups: dict[str, list[int]]):
     waited_before = runqueue_seconds(start_pids.get("workers", []))
     rss_before = {k: rss_mib(v) for k, v in start_pids.items()}
     load_before = os.getloadavg()[0]
+    machine_before = machine_ticks()
     t0 = time.perf_counter()
 
     def done() -> dict:
@@ -610,8 +629,10 @@ def measure(groups: dict[str, list[int]]):
             used = sum(cpu_seconds([p]) - before[k].get(p, 0.0) for p in now)
             usage[k] = {"cpu": used / wall, "rss": rss_mib(now), "rss_before": rss_before[k]}
         waited = runqueue_seconds(start_pids.get("workers", [])) - waited_before
+        busy, total = (after - before for after, before in zip(machine_ticks(), machine_before, strict=True))
         return {"usage": usage, "workers_waiting_for_cpu": waited / wall,
-                "load_average": (load_before, os.getloadavg()[0])}
+                "load_average": (load_before, os.getloadavg()[0]),
+                "machine_busy": busy / total * (os.cpu_count() or 1) if total else 0.0}
     return done
 
 

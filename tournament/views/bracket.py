@@ -11,6 +11,7 @@ page, with every stage's status in a list above it and a search by player name (
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -22,13 +23,17 @@ from tournament.brackets import GAME_FORMATS
 from tournament.models import Round
 from tournament.page_cache import mark_public
 from tournament.services.brackets import BracketState, load_bracket, stage_advancers
-from tournament.standings_cache import memo, public_event
+from tournament.standings_cache import memo, note_size, public_event, shared, shared_name
 
 POLL_SECONDS = 5
 WHOLE_DIAGRAM_TABLES = 64
 TABLES_PER_PAGE = 32
 SEARCH_LIMIT = 50
 MAX_QUERY_CHARS = 80
+# Query strings that may be a canonical ``View.query()``: pages for them are looked up (in this process,
+# then in the shared cache) before the diagram is built, so a worker never builds the diagram of a
+# version another worker has already rendered. Anything else takes the longer way (diagram, then view).
+CANONICAL_SHAPE = re.compile(r"(stage=[1-9]\d{0,5}(&page=[1-9]\d{0,5})?)?(&?projector=1)?")
 
 
 @dataclass
@@ -40,6 +45,7 @@ class Diagram:
 
 def _diagram(round_: Round) -> Diagram:
     state = load_bracket(round_)
+    note_size(round_.event, len(state.players))
     champion = None
     columns = []
     for stage_state in state.stages:
@@ -139,12 +145,32 @@ def _anonymous(request) -> bool:
     return settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
 
 
-def _respond(request, version, key: tuple, canonical: bool, template: str, context) -> HttpResponse:
-    """The rendered template, kept per version for readers without a session (and marked for the page
-    cache when the query string is the canonical one, so odd query strings cannot fill it)."""
+def _respond(request, version, round_: Round, kind: str, template: str, context) -> HttpResponse:
+    """``template`` rendered with ``context(diagram, view)``. For readers without a session the HTML is
+    kept per version and query string, in this process and in the shared cache, and the response is
+    marked for the page cache when the query string is the canonical one (so odd query strings cannot
+    fill either cache)."""
     if not _anonymous(request):
-        return HttpResponse(render_to_string(template, context(), request))
-    html = memo(key, lambda: render_to_string(template, context(), request))
+        diagram = _diagram_for(version, round_)
+        return HttpResponse(render_to_string(template, context(diagram, _view(request, diagram)), request))
+    raw = request.META.get("QUERY_STRING", "")
+
+    def render() -> tuple[str, bool]:
+        diagram = _diagram_for(version, round_)
+        view = _view(request, diagram)
+        html = memo((kind, version, round_.pk, view), lambda: render_to_string(template, context(diagram, view),
+                                                                                request))
+        return html, raw in ("", view.query())
+
+    def render_to_share() -> tuple[tuple[str, bool], bool]:
+        built = render()
+        return built, built[1]  # only canonical pages go to the shared cache
+
+    if not CANONICAL_SHAPE.fullmatch(raw):
+        html, canonical = render()
+    else:
+        html, canonical = memo((kind + "-query", version, round_.pk, raw),
+                               lambda: shared(shared_name(kind, version, round_.pk, raw), render_to_share))
     response = HttpResponse(html)
     return mark_public(response, version) if canonical else response
 
@@ -152,11 +178,8 @@ def _respond(request, version, key: tuple, canonical: bool, template: str, conte
 def bracket(request, slug: str, number: int):
     event, version, round_ = _bracket_round(slug, number)
     query = request.GET.get("q", "").strip()[:MAX_QUERY_CHARS]
-    diagram = _diagram_for(version, round_)
-    view = _view(request, diagram)
-    canonical = request.META.get("QUERY_STRING", "") in ("", view.query()) and not query
 
-    def context():
+    def context(diagram, view):
         fragment = reverse("bracket_fragment", args=[event.slug, round_.number])
         values = {"event": event, "round": round_, "projector": view.projector, "poll_seconds": POLL_SECONDS,
                   "query": query, "fragment_url": f"{fragment}?{view.query()}" if view.query() else fragment,
@@ -166,19 +189,16 @@ def bracket(request, slug: str, number: int):
         return values
 
     if query:
-        return HttpResponse(render_to_string("tournament/bracket.html", context(), request))
-    return _respond(request, version, ("bracket-page", version, round_.pk, view), canonical,
-                    "tournament/bracket.html", context)
+        diagram = _diagram_for(version, round_)
+        return HttpResponse(render_to_string("tournament/bracket.html", context(diagram, _view(request, diagram)),
+                                             request))
+    return _respond(request, version, round_, "bracket-page", "tournament/bracket.html", context)
 
 
 def bracket_fragment(request, slug: str, number: int):
     event, version, round_ = _bracket_round(slug, number)
-    diagram = _diagram_for(version, round_)
-    view = _view(request, diagram)
-    canonical = request.META.get("QUERY_STRING", "") in ("", view.query())
-    return _respond(request, version, ("bracket-fragment", version, round_.pk, view), canonical,
-                    "tournament/_bracket.html",
-                    lambda: {"event": event, "round": round_, **_shown(diagram, view)})
+    return _respond(request, version, round_, "bracket-fragment", "tournament/_bracket.html",
+                    lambda diagram, view: {"event": event, "round": round_, **_shown(diagram, view)})
 
 
 def _search(version, diagram: Diagram, query: str) -> tuple[list[dict], int]:

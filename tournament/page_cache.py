@@ -7,24 +7,34 @@ a response that a view marks as the same for every reader without a session (the
 ``PUBLIC_PAGE_HEADER`` header, holding the scores version it was rendered for) is kept here, whole, and
 served again to such readers straight from the event loop, until that version is no longer the one
 ``tournament.standings_cache`` knows to be current (it is read again at most every
-``STANDINGS_VERSION_CHECK_SECONDS``, and at once after a change heard of: then the request goes through
-Django, which checks the version in the database and renders or re-marks the page).
+``STANDINGS_VERSION_CHECK_SECONDS``, and at once after a change heard of).
 
-While one request checks a stored page's version through Django, the other readers of that page get
-it as stored (so a check never sends every concurrent reader through Django, each in a thread and with a
-database connection of its own). Only GET requests without a session or messages cookie are served from
-here; only 200 responses without
-``Set-Cookie`` are kept, with every header Django and its middleware set (security headers included).
+Then one request per page goes through Django, which checks the version in the database and re-marks
+the page or renders the new one, while every other reader of the page gets it as stored: so a check never
+sends every concurrent reader through Django, each in a thread and with a database connection of its
+own. After a change made or heard of in this process (the live page's script fetches the bracket again
+when its socket says scores changed), that request is the reader's, who gets the new page. When the
+check is only due by time, it is made in the background and that reader gets the stored page too (stale
+while revalidating): no reader waits for a rebuild (0.3-2 s for a big event's pages while its scores
+change, docs/performance.md, "Pages"); a page is then at most one check and one rebuild older than
+the one Django would give. When a check does not give a page to keep (the event was unpublished, an
+error), the stored page is dropped and the next reader goes through Django. Only GET requests without a
+session or messages cookie are served from here; only 200 responses without ``Set-Cookie`` are kept,
+with every header Django and its middleware set (security headers included).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import threading
 from collections import OrderedDict
 
 from django.conf import settings
 
-from tournament.standings_cache import Version, known_version
+from tournament.standings_cache import Version, heard_of_change, known_version
+
+logger = logging.getLogger(__name__)
 
 PUBLIC_PAGE_HEADER = "X-Public-Page-Version"
 _HEADER = PUBLIC_PAGE_HEADER.lower().encode()
@@ -33,7 +43,8 @@ MAX_BODY = 1 << 20
 
 _lock = threading.Lock()
 _pages: OrderedDict[tuple, tuple[Version, list[dict]]] = OrderedDict()
-_refreshing: set[tuple] = set()  # keys whose version a request is checking through Django now
+_refreshing: set[tuple] = set()  # keys whose version a background request is checking through Django now
+_tasks: set[asyncio.Task] = set()  # those requests (a reference, so that they are not collected)
 
 
 def mark_public(response, version: Version):
@@ -81,34 +92,69 @@ class PublicPageCache:
             await self.app(scope, receive, send)
             return
         eligible = scope["method"] == "GET" and _anonymous(scope.get("headers") or ())
-        key = _key(scope) if eligible else None
-        refreshing = False
-        if eligible:
-            with _lock:
-                entry = _pages.get(key)
-                current = entry is not None and known_version(entry[0].event_id) == entry[0]
-                if entry is not None and not current:
-                    # One request at a time checks the version through Django; the others meanwhile get
-                    # the page as stored (at most one check's time older than the check allows).
-                    current = key in _refreshing
-                    refreshing = not current
-                    _refreshing.add(key)
-            if current:
-                for message in entry[1]:
-                    await send(message)
-                return
-        try:
-            await self._through_django(scope, receive, send, key if eligible else None)
-        finally:
-            if refreshing:
-                with _lock:
-                    _refreshing.discard(key)
+        if not eligible:
+            await self.app(scope, receive, send)
+            return
+        key = _key(scope)
+        with _lock:
+            entry = _pages.get(key)
+            check = (entry is not None and known_version(entry[0].event_id) != entry[0]
+                     and key not in _refreshing)
+            if check:
+                _refreshing.add(key)
+        if entry is None:
+            await self._through_django(scope, receive, send, key)
+            return
+        if check and heard_of_change(entry[0].event_id):
+            await self._check(self._through_django(scope, receive, send, key), key)
+            return
+        if check:
+            task = asyncio.ensure_future(self._check(self._in_background(scope, key), key))
+            _tasks.add(task)
+            task.add_done_callback(_tasks.discard)
+        for message in entry[1]:
+            await send(message)
 
-    async def _through_django(self, scope, receive, send, key):
+    @staticmethod
+    async def _check(through_django, key) -> None:
+        """Await a stored page's check through Django; drop the page when the check gave none to keep."""
+        stored = False
+        try:
+            stored = await through_django
+        finally:
+            with _lock:
+                _refreshing.discard(key)
+                if not stored:
+                    _pages.pop(key, None)
+
+    async def _in_background(self, scope, key) -> bool:
+        """A reader's request sent through Django for the page cache only (a check due by time)."""
+        requested = False
+
+        async def receive():
+            nonlocal requested
+            if not requested:
+                requested = True
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await asyncio.Future()  # no disconnect: Django cancels this listener once it has answered
+
+        async def discard(message):
+            pass
+
+        try:
+            return await self._through_django(scope, receive, discard, key)
+        except Exception:  # noqa: BLE001 - the page is dropped; the next reader goes through Django
+            logger.exception("checking the stored page %s failed", key[3])
+            return False
+
+    async def _through_django(self, scope, receive, send, key) -> bool:
+        """Django's response, sent on and, when marked and ``key`` is given, stored: whether it was."""
         eligible = key is not None
         captured: list = []
+        stored = False
 
         async def capture(message):
+            nonlocal stored
             if message["type"] == "http.response.start":
                 headers = message.get("headers") or []
                 version = next((_parse(v) for n, v in headers if n.lower() == _HEADER), None)
@@ -120,20 +166,28 @@ class PublicPageCache:
             if captured:
                 captured.append(message)
                 if message["type"] == "http.response.body" and not message.get("more_body"):
-                    _store(key, captured)
+                    stored = _store(key, captured)
                     captured.clear()
             await send(message)
 
         await self.app(scope, receive, capture)
+        return stored
 
 
-def _store(key: tuple, captured: list) -> None:
+async def wait_for_refreshes() -> None:
+    """Wait until the background requests started so far are done (tests)."""
+    while _tasks:
+        await asyncio.gather(*list(_tasks), return_exceptions=True)
+
+
+def _store(key: tuple, captured: list) -> bool:
     version, messages = captured[0], captured[1:]
     size = sum(len(m.get("body", b"")) for m in messages)
     if size > MAX_BODY:
-        return
+        return False
     with _lock:
         _pages[key] = (version, messages)
         _pages.move_to_end(key)
         while len(_pages) > MAX_ENTRIES:
             _pages.popitem(last=False)
+    return True

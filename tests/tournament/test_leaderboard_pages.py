@@ -188,7 +188,11 @@ def call(app, cookie=None, method="GET"):
     async def send(message):
         sent.append(message)
 
-    asyncio.run(app(scope, None, send))
+    async def request():
+        await app(scope, None, send)
+        await page_cache.wait_for_refreshes()
+
+    asyncio.run(request())
     return sent
 
 
@@ -207,10 +211,49 @@ def test_the_page_cache_serves_a_marked_page_again_while_its_version_is_current(
     assert call(app)[1]["body"] == b"page 4" and inner.calls == 4
 
 
-def test_the_memo_keeps_only_the_newest_version_of_an_event():
-    """Versions only move forward: what was kept for an older one goes when a newer one is stored (while
-    scores changed, old versions' standings and pages piled up in every worker)."""
-    old, new = standings_cache.Version(41, 1.5, 7), standings_cache.Version(41, 1.5, 9)
+def test_a_check_due_by_time_is_made_in_the_background_while_readers_get_the_stored_page(settings):
+    settings.STANDINGS_VERSION_CHECK_SECONDS = 60
+    version = standings_cache.Version(987656, 1.5, 3)
+    standings_cache._versions[987656] = (version, __import__("time").monotonic())
+    inner = MarkedApp(version)
+    app = page_cache.PublicPageCache(inner)
+    call(app)
+    standings_cache._versions[987656] = (version, __import__("time").monotonic() - 61)  # checked 61 s ago
+    assert call(app)[1]["body"] == b"page 1" and inner.calls == 2  # the stored page; the check ran meanwhile
+    standings_cache._versions[987656] = (version, __import__("time").monotonic())  # as Django's check does
+    assert call(app)[1]["body"] == b"page 2" and inner.calls == 2  # the page the check got
+
+
+class UnmarkedApp:
+    """A stand-in for Django once the page is gone: a 404, not marked."""
+
+    def __init__(self):
+        self.calls = 0
+
+    async def __call__(self, scope, receive, send):
+        self.calls += 1
+        await send({"type": "http.response.start", "status": 404, "headers": []})
+        await send({"type": "http.response.body", "body": b"gone"})
+
+
+def test_a_stored_page_the_check_does_not_confirm_is_dropped(settings):
+    settings.STANDINGS_VERSION_CHECK_SECONDS = 60
+    version = standings_cache.Version(987655, 1.5, 3)
+    standings_cache._versions[987655] = (version, __import__("time").monotonic())
+    app = page_cache.PublicPageCache(MarkedApp(version))
+    call(app)
+    standings_cache._versions[987655] = (version, __import__("time").monotonic() - 61)
+    app.app = UnmarkedApp()  # the event was unpublished meanwhile
+    assert call(app)[1]["body"] == b"page 1" and app.app.calls == 1  # stale once, while the check runs
+    assert call(app)[1]["body"] == b"gone" and app.app.calls == 2  # then straight through Django
+    assert call(app)[1]["body"] == b"gone" and app.app.calls == 3
+
+
+def test_the_memo_keeps_only_the_two_newest_versions_of_an_event():
+    """Versions only move forward: what was kept for older ones goes when a newer one is stored (while
+    scores changed, old versions' standings and pages piled up in every worker). Two are kept: a big
+    event's pages show the published version while its live socket reads the newest."""
+    old, shown, new = (standings_cache.Version(41, 1.5, change) for change in (7, 9, 12))
     other = standings_cache.Version(42, 2.5, 3)
     builds = []
 
@@ -220,15 +263,17 @@ def test_the_memo_keeps_only_the_newest_version_of_an_event():
     standings_cache.memo(("standings", old, None), build("old standings"))
     standings_cache.memo(("leaderboard-page", old, None), build("old page"))
     standings_cache.memo(("standings", other, None), build("other event"))
+    standings_cache.memo(("standings", shown, None), build("shown standings"))
     assert standings_cache.peek(("standings", old, None)) == "old standings"
 
     standings_cache.memo(("standings", new, None), build("new standings"))
     assert standings_cache.peek(("standings", old, None)) is None
     assert standings_cache.peek(("leaderboard-page", old, None)) is None
+    assert standings_cache.peek(("standings", shown, None)) == "shown standings"
     assert standings_cache.peek(("standings", new, None)) == "new standings"
     assert standings_cache.peek(("standings", other, None)) == "other event"
 
-    # A reader still on the older version gets its value built, but it is not kept.
+    # A reader still on a version older than both gets its value built, but it is not kept.
     assert standings_cache.memo(("standings", old, None), build("old again")) == "old again"
     assert standings_cache.peek(("standings", old, None)) is None
-    assert builds == ["old standings", "old page", "other event", "new standings", "old again"]
+    assert builds == ["old standings", "old page", "other event", "shown standings", "new standings", "old again"]

@@ -146,6 +146,35 @@ def save(live: LiveGame) -> None:
         statement.execute(sql, [*values, live.pk])
 
 
+def write_change(move: LiveMove, live: LiveGame) -> LiveMove:
+    """Insert the new move row and update the live game's row: on PostgreSQL in one statement (a CTE),
+    elsewhere `insert_move` then `save`. The move's key is set on `move`."""
+    if connection.vendor != "postgresql":
+        insert_move(move)
+        save(live)
+        return move
+    live_fields = [f for f in _live.fields if not f.primary_key]
+    move_fields = [f for f in _move.fields if not f.primary_key]
+    key = ("write_change", connection.vendor)
+    sql = _statements.get(key)
+    if sql is None:
+        qn = connection.ops.quote_name
+        sql = _statements[key] = (
+            f"WITH m AS (INSERT INTO {qn(LiveMove._meta.db_table)} "
+            f"({', '.join(qn(f.column) for f in move_fields)}) VALUES ({', '.join(['%s'] * len(move_fields))}) "
+            f"RETURNING {qn('id')}) "
+            f"UPDATE {qn(LiveGame._meta.db_table)} SET " + ", ".join(f"{qn(f.column)} = %s" for f in live_fields)
+            + f" WHERE {qn('id')} = %s RETURNING (SELECT {qn('id')} FROM m)")
+    values = [f.get_db_prep_save(f.pre_save(move, True), connection) for f in move_fields]
+    values += [f.get_db_prep_save(f.pre_save(live, False), connection) for f in live_fields]
+    with cursor() as statement:
+        statement.execute(sql, [*values, live.pk])
+        move.pk = statement.fetchone()[0]
+    move._state.adding = False
+    move._state.db = connection.alias
+    return move
+
+
 def insert_move(move: LiveMove) -> LiveMove:
     """Insert a new move row (its key is set on `move`), as `move.save()` would."""
     fields = [f for f in _move.fields if not f.primary_key]

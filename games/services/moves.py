@@ -171,12 +171,12 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
     _fill_seat_lists(live)
     live.version += 1
     live.state = game.to_dict()
-    move = live_rows.insert_move(LiveMove(
+    move = LiveMove(
         live_game=live, version=live.version, hand_number=hand_number, seat=seat, actor=actor,
         user=user if user is not None and getattr(user, "is_authenticated", False) else None,
         action=action, events=[e.to_dict() for e in events], hand_seats=list(live.hand_seats),
         client_move_id=client_move_id,
-    ))
+    )
     scored = [e for e in events if e.kind == "hand_scored"]
     if scored:
         live.deadline = None
@@ -191,7 +191,7 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
             live.next_hand_at = now + deadlines.next_hand_pause()
     else:
         deadlines.schedule(live, game, holders, now, before)
-    live_rows.save(live)
+    live_rows.write_change(move, live)  # the move row and the game's row (one statement on PostgreSQL)
     snap = snapshots.snapshot_of(live, engine.Game.from_dict(live.state), holders)  # a copy: `game` may move on
     stored = snapshots.stored_move_of(move)
     transaction.on_commit(lambda: snapshots.remember(snap, [stored]))

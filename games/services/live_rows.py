@@ -32,6 +32,9 @@ class _Columns:
         self.attnames = [f.attname for f in self.fields]
         self._converters: dict[str, list] = {}  # per database vendor
 
+    def fields_but_key(self) -> list:
+        return [f for f in self.fields if not f.primary_key]
+
     def select(self, alias: str) -> str:
         qn = connection.ops.quote_name
         return ", ".join(f"{alias}.{qn(f.column)}" for f in self.fields)
@@ -131,19 +134,53 @@ def load(live_game_id: int, lock: str = "") -> LiveGame | None:
     return live
 
 
-def save(live: LiveGame) -> None:
-    """Write every column of the (loaded) live game but its key, as `live.save()` would."""
-    fields = [f for f in _live.fields if not f.primary_key]
-    key = ("save", connection.vendor)
+def _insert_move_sql() -> str:
+    qn = connection.ops.quote_name
+    fields = _move.fields_but_key()
+    return (f"INSERT INTO {qn(LiveMove._meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {qn('id')}")
+
+
+def _update_live_sql() -> str:
+    qn = connection.ops.quote_name
+    return (f"UPDATE {qn(LiveGame._meta.db_table)} SET "
+            + ", ".join(f"{qn(f.column)} = %s" for f in _live.fields_but_key()) + f" WHERE {qn('id')} = %s")
+
+
+def _statement(name: str, build) -> str:
+    key = (name, connection.vendor)
     sql = _statements.get(key)
     if sql is None:
-        qn = connection.ops.quote_name
-        sql = _statements[key] = (f"UPDATE {qn(LiveGame._meta.db_table)} SET "
-                                  + ", ".join(f"{qn(f.column)} = %s" for f in fields)
-                                  + f" WHERE {qn('id')} = %s")
-    values = [f.get_db_prep_save(f.pre_save(live, False), connection) for f in fields]
+        sql = _statements[key] = build()
+    return sql
+
+
+def _move_values(move: LiveMove) -> list:
+    return [f.get_db_prep_save(f.pre_save(move, True), connection) for f in _move.fields_but_key()]
+
+
+def _live_values(live: LiveGame) -> list:
+    return [*(f.get_db_prep_save(f.pre_save(live, False), connection) for f in _live.fields_but_key()), live.pk]
+
+
+def _inserted(move: LiveMove, pk: int) -> LiveMove:
+    move.pk = pk
+    move._state.adding = False
+    move._state.db = connection.alias
+    return move
+
+
+def save(live: LiveGame) -> None:
+    """Write every column of the (loaded) live game but its key, as `live.save()` would."""
     with cursor() as statement:
-        statement.execute(sql, [*values, live.pk])
+        statement.execute(_statement("save", _update_live_sql), _live_values(live))
+
+
+def insert_move(move: LiveMove) -> LiveMove:
+    """Insert a new move row (its key is set on `move`), as `move.save()` would."""
+    with cursor() as statement:
+        statement.execute(_statement("insert_move", _insert_move_sql), _move_values(move))
+        return _inserted(move, statement.fetchone()[0])
 
 
 def write_change(move: LiveMove, live: LiveGame) -> LiveMove:
@@ -153,42 +190,8 @@ def write_change(move: LiveMove, live: LiveGame) -> LiveMove:
         insert_move(move)
         save(live)
         return move
-    live_fields = [f for f in _live.fields if not f.primary_key]
-    move_fields = [f for f in _move.fields if not f.primary_key]
-    key = ("write_change", connection.vendor)
-    sql = _statements.get(key)
-    if sql is None:
-        qn = connection.ops.quote_name
-        sql = _statements[key] = (
-            f"WITH m AS (INSERT INTO {qn(LiveMove._meta.db_table)} "
-            f"({', '.join(qn(f.column) for f in move_fields)}) VALUES ({', '.join(['%s'] * len(move_fields))}) "
-            f"RETURNING {qn('id')}) "
-            f"UPDATE {qn(LiveGame._meta.db_table)} SET " + ", ".join(f"{qn(f.column)} = %s" for f in live_fields)
-            + f" WHERE {qn('id')} = %s RETURNING (SELECT {qn('id')} FROM m)")
-    values = [f.get_db_prep_save(f.pre_save(move, True), connection) for f in move_fields]
-    values += [f.get_db_prep_save(f.pre_save(live, False), connection) for f in live_fields]
+    sql = _statement("write_change", lambda: f"WITH m AS ({_insert_move_sql()}) {_update_live_sql()} "
+                                             f"RETURNING (SELECT id FROM m)")
     with cursor() as statement:
-        statement.execute(sql, [*values, live.pk])
-        move.pk = statement.fetchone()[0]
-    move._state.adding = False
-    move._state.db = connection.alias
-    return move
-
-
-def insert_move(move: LiveMove) -> LiveMove:
-    """Insert a new move row (its key is set on `move`), as `move.save()` would."""
-    fields = [f for f in _move.fields if not f.primary_key]
-    key = ("insert_move", connection.vendor)
-    sql = _statements.get(key)
-    if sql is None:
-        qn = connection.ops.quote_name
-        sql = _statements[key] = (f"INSERT INTO {qn(LiveMove._meta.db_table)} "
-                                  f"({', '.join(qn(f.column) for f in fields)}) "
-                                  f"VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {qn('id')}")
-    values = [f.get_db_prep_save(f.pre_save(move, True), connection) for f in fields]
-    with cursor() as statement:
-        statement.execute(sql, values)
-        move.pk = statement.fetchone()[0]
-    move._state.adding = False
-    move._state.db = connection.alias
-    return move
+        statement.execute(sql, [*_move_values(move), *_live_values(live)])
+        return _inserted(move, statement.fetchone()[0])

@@ -89,7 +89,9 @@ DATABASES = {"default": database_from_env(BASE_DIR / "db.sqlite3")}
 # keep Channels' one thread. Each thread holds its own connection: workers x threads (+ the sweeper)
 # must stay under PostgreSQL's max_connections.
 LIVE_DB_THREADS = int(os.environ.get(
-    "LIVE_DB_THREADS", "0" if DATABASES["default"]["ENGINE"].endswith("sqlite3") else "8"))
+    # 2, not more: measured at the 250-table target, 8 threads per worker made each move wait for the GIL
+    # and a CPU after every round trip (median ack 0.2-0.9 s against 45-60 ms with 2; docs/performance.md)
+    "LIVE_DB_THREADS", "0" if DATABASES["default"]["ENGINE"].endswith("sqlite3") else "2"))
 # With psycopg's pool (config/environment.py, on by default on PostgreSQL) those threads take their
 # connections from the process's pool, as the page requests do: a pool smaller than the threads would
 # make live moves wait for one another's connections.

@@ -222,5 +222,6 @@ def _settings_error(**environ) -> str:
 
 def test_settings_refuse_a_pool_smaller_than_the_live_threads():
     assert "DATABASE_POOL_MAX_SIZE=4 is below LIVE_DB_THREADS=8" in _settings_error(
-        DATABASE_URL=PG, DATABASE_POOL_MAX_SIZE="4")
+        DATABASE_URL=PG, DATABASE_POOL_MAX_SIZE="4", LIVE_DB_THREADS="8")
     assert _settings_error(DATABASE_URL=PG, DATABASE_POOL_MAX_SIZE="4", LIVE_DB_THREADS="4") == ""
+    assert _settings_error(DATABASE_URL=PG, DATABASE_POOL_MAX_SIZE="2") == ""  # the default: 2 threads

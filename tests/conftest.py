@@ -6,6 +6,21 @@ from tests.browser import CHROMIUM_ARGS, chromium_path, unavailable
 
 
 @pytest.fixture
+def live_settings(settings):
+    """Live play at test speed: bots answer at once, the next hand is dealt at once, tests drive the
+    sweeper themselves (the live-game tests use it for every test)."""
+    from games.services import snapshots
+
+    settings.LIVE_BOT_THINK_SECONDS = (0, 0)
+    settings.LIVE_NEXT_HAND_SECONDS = 0
+    settings.LIVE_SWEEPER_IN_PROCESS = False
+    settings.LIVE_SOCKET_RATE_LIMIT = (10_000, 1.0)  # test clients play much faster than people
+    snapshots.forget_all()
+    yield settings
+    snapshots.forget_all()
+
+
+@pytest.fixture
 def chromium():
     """A headless Debian Chromium driven by Playwright (sync API).
 

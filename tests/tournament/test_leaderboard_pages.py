@@ -14,16 +14,8 @@ from tournament.models import Game, Seat
 from tournament.services import brackets, results
 from tournament.services.brackets import NextRoundOptions
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cold_caches")]
 
-
-@pytest.fixture(autouse=True)
-def cold_caches():
-    standings_cache.clear()
-    page_cache.clear()
-    yield
-    standings_cache.clear()
-    page_cache.clear()
 
 
 def ranked_event(count=250):

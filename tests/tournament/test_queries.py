@@ -12,9 +12,8 @@ import pytest
 from django.urls import reverse
 
 from tests.tournament.standings_data import make_event, make_players, record_games, seat_round
-from tournament import standings_cache
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cold_caches")]
 
 HANDS = [(0, [0, 10, 15, 5]), (1, [20, 0, 10, 10]), (2, [3, 4, 0, 8])]
 
@@ -63,12 +62,6 @@ def test_bounds_are_the_ones_measured_at_small_scale(client, django_assert_num_q
         with django_assert_num_queries(bound):
             client.get(url)
 
-
-@pytest.fixture(autouse=True)
-def cold_caches():
-    standings_cache.clear()
-    yield
-    standings_cache.clear()
 
 
 @pytest.mark.parametrize("players_count", [12, 1000])

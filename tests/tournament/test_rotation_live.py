@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import engine
 from games.models import LiveGame
-from games.services import snapshots, timers
+from games.services import timers
 from games.services.moves import submit_move
 from games.services.seats import seat_holders, turn_game_seat
 from tests.tournament.bracket_factories import played_first_round
@@ -25,17 +25,8 @@ from tournament.services import brackets, results
 from tournament.services.brackets import NextRoundOptions
 from tournament.services.rotations import ROTATION_TARGET
 
-pytestmark = pytest.mark.django_db(transaction=False)
+pytestmark = [pytest.mark.django_db(transaction=False), pytest.mark.usefixtures("live_settings")]
 
-
-@pytest.fixture(autouse=True)
-def live_settings(settings):
-    settings.LIVE_BOT_THINK_SECONDS = (0, 0)
-    settings.LIVE_NEXT_HAND_SECONDS = 0
-    settings.LIVE_SWEEPER_IN_PROCESS = False
-    snapshots.forget_all()
-    yield settings
-    snapshots.forget_all()
 
 
 def rotation_final(players: int, field: int, game_format: str, max_size: int = 4):

@@ -10,22 +10,14 @@ from django.urls import reverse
 
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.standings_data import make_event, make_players, record_games, seat_round
-from tournament import page_cache, standings_cache
+from tournament import standings_cache
 from tournament.models import Game, Seat
 from tournament.services import brackets, results
 from tournament.services.brackets import NextRoundOptions
 from tournament.views import bracket as bracket_views
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cold_caches")]
 
-
-@pytest.fixture(autouse=True)
-def cold_caches():
-    standings_cache.clear()
-    page_cache.clear()
-    yield
-    standings_cache.clear()
-    page_cache.clear()
 
 
 def points_shown(client, event, player) -> int:

@@ -3,7 +3,7 @@
 The channel-layer message is "changed, version N"; each consumer builds what its own viewer may see
 (`games.services.snapshots`). Across processes (Redis) the change itself goes with it, for the workers
 that did not make it: it holds hidden cards, so production encrypts the layer (CHANNEL_LAYER_KEY, which
-`DEBUG=0` requires with REDIS_URL), and consumers never forward it.
+`manage.py check --deploy` requires with Redis: games.E001), and consumers never forward it.
 
 Database work called from an event loop (a socket's move, the sweeper: `games.database_calls.run`) runs
 under an `Announcer`: each commit's signal is handed to that loop and published there with the loop's

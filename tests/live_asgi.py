@@ -150,10 +150,21 @@ if pytest is not None:
 
         with django_db_blocker.unblock():
             if connection.vendor == "postgresql":
+                # With psycopg's pool (the default) a pooled connection may already have been ended by
+                # the server; close the pool so this runs on a fresh one, and again after, so no pooled
+                # connection keeps the test database from being dropped.
+                _close_pool(connection)
                 with connection.cursor() as cursor:
                     cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                    "WHERE datname = current_database() AND pid <> pg_backend_pid()")
             connections.close_all()
+            if connection.vendor == "postgresql":
+                _close_pool(connection)
+
+    def _close_pool(connection) -> None:
+        connection.close()
+        if connection.settings_dict.get("OPTIONS", {}).get("pool"):
+            connection.close_pool()
 
     @pytest.fixture
     def live_asgi(live_asgi_database_cleanup, transactional_db, live_asgi_settings):

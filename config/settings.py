@@ -22,6 +22,7 @@ from config.environment import (
     database_from_env,
     env_bool,
     env_list,
+    env_number,
     secret_key_from_env,
 )
 
@@ -115,6 +116,10 @@ CACHES = {
 STANDINGS_SHARED_CACHE = bool(_REDIS_URL)
 STANDINGS_VERSION_CHECK_SECONDS = float(os.environ.get("STANDINGS_VERSION_CHECK_SECONDS", "1"))
 STANDINGS_CACHE_SECONDS = float(os.environ.get("STANDINGS_CACHE_SECONDS", "60"))
+# Events of at least STANDINGS_SETTLE_MIN_PLAYERS players show scores that move on at most every
+# STANDINGS_SETTLE_SECONDS while hands are being scored (tournament/standings_cache.py).
+STANDINGS_SETTLE_SECONDS = env_number("STANDINGS_SETTLE_SECONDS", default=2, minimum=0, whole=False)
+STANDINGS_SETTLE_MIN_PLAYERS = env_number("STANDINGS_SETTLE_MIN_PLAYERS", default=1000, minimum=1)
 # Production runs the timer/bot sweeper as its own process (`manage.py run_sweeper`) and sets this to 0
 # for the ASGI workers (games/services/timers.py).
 LIVE_SWEEPER_IN_PROCESS = env_bool("LIVE_SWEEPER_IN_PROCESS", default=True)

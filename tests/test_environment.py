@@ -225,3 +225,10 @@ def test_settings_refuse_a_pool_smaller_than_the_live_threads():
         DATABASE_URL=PG, DATABASE_POOL_MAX_SIZE="4", LIVE_DB_THREADS="8")
     assert _settings_error(DATABASE_URL=PG, DATABASE_POOL_MAX_SIZE="4", LIVE_DB_THREADS="4") == ""
     assert _settings_error(DATABASE_URL=PG, DATABASE_POOL_MAX_SIZE="2") == ""  # the default: 2 threads
+
+
+def test_settle_settings_come_from_the_environment_and_bad_values_are_refused():
+    assert _settings_error(STANDINGS_SETTLE_SECONDS="5", STANDINGS_SETTLE_MIN_PLAYERS="200") == ""
+    assert "STANDINGS_SETTLE_SECONDS='soon' is not a number" in _settings_error(STANDINGS_SETTLE_SECONDS="soon")
+    assert "STANDINGS_SETTLE_MIN_PLAYERS='0' is not a whole number of at least 1" in _settings_error(
+        STANDINGS_SETTLE_MIN_PLAYERS="0")

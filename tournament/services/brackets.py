@@ -465,44 +465,55 @@ class BracketState:
 
 
 def load_bracket(round_: Round) -> BracketState:
-    """Everything the bracket page and ``advance_bracket`` need, in eight queries whatever its size."""
+    """Everything the bracket page and ``advance_bracket`` need, in seven queries whatever its size (eight
+    when a seat or a bye belongs to a player outside the entries, which the service's data never has).
+
+    The page of a big event rebuilds this every few seconds while scores change, so it makes as few model
+    instances as it can: a seat's player is the entry's instance (not a second copy joined in), and the
+    hand scores are plain rows folded in one pass."""
     stages = list(BracketStage.objects.filter(round=round_).order_by("number"))
     entries = list(BracketEntry.objects.filter(round=round_).select_related("player").order_by("seed"))
     players = {e.player_id: e.player for e in entries}
     seeds = {e.player_id: e.seed for e in entries}
     tables = list(Table.objects.filter(round=round_).order_by("stage", "number"))
-    seats_by_table: dict[int, list[Seat]] = defaultdict(list)
-    for seat in Seat.objects.filter(table__round=round_).select_related("player").order_by("table_id", "number"):
-        seats_by_table[seat.table_id].append(seat)
-        if seat.player_id:
-            players.setdefault(seat.player_id, seat.player)
+    seats = list(Seat.objects.filter(table__round=round_).order_by("table_id", "number"))
     games_by_table: dict[int, list[Game]] = defaultdict(list)
     for game in Game.objects.filter(table__round=round_).order_by("table_id", "number"):
         games_by_table[game.table_id].append(game)
-    hand_rows = list(HandScore.objects.filter(hand__game__table__round=round_).order_by(
+    hand_rows = HandScore.objects.filter(hand__game__table__round=round_).order_by(
         "hand__game_id", "hand__number").values_list(
-        "seat_id", "hand__game_id", "hand__number", "hand__winner_id", "points_won", "points_left"))
+        "seat_id", "hand__game_id", "hand__number", "hand__winner_id", "points_won", "points_left")
     draws = {(d.stage, d.table_number, d.players_key): d for d in TiebreakDraw.objects.filter(round=round_)}
-    bye_ids = {pid for s in stages for pid in s.bye_players} - set(players)
-    if bye_ids:  # only when a bye player is not among the entries (cannot happen with the service's data)
-        players.update(Player.objects.in_bulk(bye_ids))
+    missing = ({s.player_id for s in seats if s.player_id} | {pid for s in stages for pid in s.bye_players}) - set(players)
+    if missing:  # only when a seat or bye player is not among the entries (not with the service's data)
+        players.update(Player.objects.in_bulk(missing))
+    cache_player = Seat.player.field.set_cached_value
+    seats_by_table: dict[int, list[Seat]] = defaultdict(list)
+    for seat in seats:
+        seats_by_table[seat.table_id].append(seat)
+        cache_player(seat, players[seat.player_id] if seat.player_id else None)
     states: dict[int, SeatState] = {}
     table_states: dict[int, TableState] = {}
     game_format = {s.number: s.game_format for s in stages}
+    challenge_games: set[int] = set()
     for table in tables:
-        seat_states = [SeatState(seat, seeds.get(seat.player_id)) for seat in seats_by_table[table.pk]]
-        for state in seat_states:
-            states[state.seat.pk] = state
-            state.active = state.seat.player is not None and state.seat.player.status in ACTIVE
+        seat_states = []
+        for seat in seats_by_table[table.pk]:
+            player = players.get(seat.player_id) if seat.player_id else None
+            state = SeatState(seat, seeds.get(seat.player_id), active=player is not None and player.status in ACTIVE)
+            states[seat.pk] = state
+            seat_states.append(state)
         games = games_by_table[table.pk]
+        table_format = game_format.get(table.stage)
+        if table_format == CHALLENGE:
+            challenge_games.update(g.pk for g in games)
         finished = bool(games) and all(g.status == Game.Status.FINISHED for g in games)
         schedule = None
-        if rotations.is_rotation(game_format.get(table.stage)) and len(seat_states) in (4, 8):
+        if rotations.is_rotation(table_format) and len(seat_states) in (4, 8):
             finished = rotations.table_finished(games, len(seat_states))
             schedule = rotations.schedule_lines([s.seat for s in seat_states], games)
         table_states[table.pk] = TableState(table, games[-1] if games else None, seat_states, games,
                                             finished=finished, schedule=schedule)
-    game_table = {g.pk: g.table_id for games in games_by_table.values() for g in games}
     targets = {g.pk: g.target_score for games in games_by_table.values() for g in games}
     running: dict[tuple[int, int], int] = defaultdict(int)
     hands_seen: dict[int, set] = defaultdict(set)
@@ -512,20 +523,21 @@ def load_bracket(round_: Round) -> BracketState:
             continue
         state.total += won
         state.points_left += left
-        state.hands_won += winner_id == seat_id
+        if winner_id == seat_id:
+            state.hands_won += 1
         hands_seen[game_id].add(hand_number)
-        running[(game_id, seat_id)] += won
-        table = table_states[game_table[game_id]].table
-        if (game_format.get(table.stage) == CHALLENGE and state.eliminated_at is None
-                and running[(game_id, seat_id)] >= targets[game_id]):
-            state.eliminated_at = hand_number
+        if game_id in challenge_games and state.eliminated_at is None:
+            running[(game_id, seat_id)] += won
+            if running[(game_id, seat_id)] >= targets[game_id]:
+                state.eliminated_at = hand_number
     for table_state in table_states.values():
-        table_state.hands = sum(len(hands_seen[g.pk]) for g in table_state.games)
+        table_state.hands = sum(len(hands_seen[g.pk]) for g in table_state.games if g.pk in hands_seen)
         if table_state.schedule:  # hands each player has played: the tables of four play side by side
             table_state.hands //= rotations.tables_per_block(len(table_state.seats))
         for g in table_state.games:
-            for s in table_state.seats:
-                s.games_won += g.winner_id == s.seat.pk
+            if g.winner_id is not None:
+                for s in table_state.seats:
+                    s.games_won += g.winner_id == s.seat.pk
     stage_states = []
     by_stage: dict[int, list[TableState]] = defaultdict(list)
     for table in tables:

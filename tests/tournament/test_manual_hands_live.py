@@ -19,6 +19,7 @@ from games.services.moves import submit_move
 from games.services.seats import seat_holders, turn_game_seat
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.organizer_factories import PASSWORD, make_event, make_organizer_of, make_players
+from tests.tournament.test_rotation_live import play_live
 from tournament.brackets import PARTNERS_ROTATION
 from tournament.models import AuditEntry, Game, Hand
 from tournament.services import brackets, results, rounds
@@ -30,23 +31,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_settings")]
 
 
 def play_live_until(live_id: int, hands: int) -> LiveGame:
-    """Players on turn play their first legal action through the move service (the sweeper deals) until
-    the tournament game has ``hands`` hands or the live table closes."""
-    users = get_user_model().objects
-    for _ in range(20_000):
-        live = LiveGame.objects.select_related("game").get(pk=live_id)
-        if live.status == LiveGame.Status.FINISHED or Hand.objects.filter(game_id=live.game_id).count() >= hands:
-            return live
-        game = engine.Game.from_dict(live.state)
-        seat = turn_game_seat(game, live.hand_seats)
-        if seat is None:
-            assert timers.sweep_game(live.pk, timezone.now() + timedelta(minutes=5))
-            continue
-        holder = seat_holders(live)[seat]
-        action = engine.legal_actions(game.hand, live.hand_seats.index(seat))[0].to_dict()
-        action.pop("seat", None)
-        submit_move(live.pk, users.get(pk=holder.user_id), live.version, action)
-    raise AssertionError("the live table did not get that far")
+    """Play live until the tournament game has `hands` hands or the live table closes."""
+    return play_live(live_id, hands)
 
 
 def play_one_move(live_id: int) -> None:

@@ -47,13 +47,14 @@ def running_lives(round_: Round) -> list[LiveGame]:
                 .select_related("game").order_by("game__number"))
 
 
-def play_live(live_id: int) -> LiveGame:
+def play_live(live_id: int, hands: int | None = None) -> LiveGame:
     """Each player on turn plays their first legal action through the move service; the sweeper deals the
-    next hand. Until the live game ends."""
+    next hand. Until the live game ends (or, with `hands`, the tournament game has that many hands)."""
     users = get_user_model().objects
     for _ in range(20_000):
         live = LiveGame.objects.select_related("game").get(pk=live_id)
-        if live.status == LiveGame.Status.FINISHED:
+        if live.status == LiveGame.Status.FINISHED or (
+                hands is not None and Hand.objects.filter(game_id=live.game_id).count() >= hands):
             return live
         game = engine.Game.from_dict(live.state)
         seat = turn_game_seat(game, live.hand_seats)
@@ -65,7 +66,7 @@ def play_live(live_id: int) -> LiveGame:
         action = engine.legal_actions(game.hand, hand_seat)[0].to_dict()
         action.pop("seat", None)
         submit_move(live.pk, users.get(pk=holder.user_id), live.version, action)
-    raise AssertionError("the block did not end")
+    raise AssertionError("the live table did not get that far")
 
 
 def partners_in(game: Game) -> set[frozenset]:

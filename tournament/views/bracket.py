@@ -4,7 +4,9 @@ page's script fetches again when the event's websocket says scores changed, or e
 websocket is open. A fixed number of queries, whatever the size of the bracket.
 
 The diagram and the rendered HTML are cached per event and scores version (``tournament.standings_cache``),
-and a page the same for every reader without a session is marked for ``tournament.page_cache``. A big
+and a page the same for every reader without a session is marked for ``tournament.page_cache``; a
+logged-in reader gets it with their own parts filled in (``tournament.page_parts``), and the fragment,
+which has none, is marked as the same for everyone. A big
 bracket (more than ``WHOLE_DIAGRAM_TABLES`` tables) shows one stage at a time, ``TABLES_PER_PAGE`` tables a
 page, with every stage's status in a list above it and a search by player name (the current stage first).
 """
@@ -18,10 +20,12 @@ from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 
 from tournament.brackets import GAME_FORMATS
 from tournament.models import Round
 from tournament.page_cache import mark_public
+from tournament.page_parts import reader_response, render_public, servable_reader
 from tournament.services.brackets import BracketState, load_bracket, stage_advancers
 from tournament.standings_cache import memo, note_size, public_event, shared, shared_name
 
@@ -145,21 +149,30 @@ def _anonymous(request) -> bool:
     return settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
 
 
-def _respond(request, version, round_: Round, kind: str, template: str, context) -> HttpResponse:
-    """``template`` rendered with ``context(diagram, view)``. For readers without a session the HTML is
+def _respond(request, version, round_: Round, kind: str, template: str, context, *,
+             parts_context: dict | None = None) -> HttpResponse:
+    """``template`` rendered with ``context(diagram, view)``. The HTML a reader without a session sees is
     kept per version and query string, in this process and in the shared cache, and the response is
     marked for the page cache when the query string is the canonical one (so odd query strings cannot
-    fill either cache)."""
-    if not _anonymous(request):
+    fill either cache). A logged-in reader gets that HTML with their parts filled in (``parts_context``:
+    what the parts' templates need); without ``parts_context`` the page is the same for every reader
+    (the fragment) and is marked so."""
+    everyone = parts_context is None
+    anonymous = everyone or _anonymous(request)
+    reader = not anonymous and servable_reader(request)
+    if not anonymous and not reader:
         diagram = _diagram_for(version, round_)
-        return HttpResponse(render_to_string(template, context(diagram, _view(request, diagram)), request))
+        response = HttpResponse(render_to_string(template, context(diagram, _view(request, diagram)), request))
+        if request.user.is_authenticated:
+            patch_cache_control(response, private=True)
+        return response
     raw = request.META.get("QUERY_STRING", "")
 
     def render() -> tuple[str, bool]:
         diagram = _diagram_for(version, round_)
         view = _view(request, diagram)
-        html = memo((kind, version, round_.pk, view), lambda: render_to_string(template, context(diagram, view),
-                                                                                request))
+        html = memo((kind, version, round_.pk, view), lambda: render_public(template, context(diagram, view),
+                                                                             request))
         return html, raw in ("", view.query())
 
     def render_to_share() -> tuple[tuple[str, bool], bool]:
@@ -171,8 +184,10 @@ def _respond(request, version, round_: Round, kind: str, template: str, context)
     else:
         html, canonical = memo((kind + "-query", version, round_.pk, raw),
                                lambda: shared(shared_name(kind, version, round_.pk, raw), render_to_share))
+    if reader:
+        return reader_response(request, html, parts_context, version, keep=canonical)
     response = HttpResponse(html)
-    return mark_public(response, version) if canonical else response
+    return mark_public(response, version, everyone=everyone) if canonical else response
 
 
 def bracket(request, slug: str, number: int):
@@ -190,9 +205,13 @@ def bracket(request, slug: str, number: int):
 
     if query:
         diagram = _diagram_for(version, round_)
-        return HttpResponse(render_to_string("tournament/bracket.html", context(diagram, _view(request, diagram)),
-                                             request))
-    return _respond(request, version, round_, "bracket-page", "tournament/bracket.html", context)
+        response = HttpResponse(render_to_string("tournament/bracket.html", context(diagram, _view(request, diagram)),
+                                                 request))
+        if request.user.is_authenticated:
+            patch_cache_control(response, private=True)
+        return response
+    return _respond(request, version, round_, "bracket-page", "tournament/bracket.html", context,
+                    parts_context={"event": event, "active": ""})
 
 
 def bracket_fragment(request, slug: str, number: int):

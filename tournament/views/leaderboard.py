@@ -3,8 +3,9 @@ top rows first, with a search by name and, for a logged-in player, their own pos
 
 Standings and rendered HTML are cached per event and scores version (``tournament.standings_cache``): a
 reader without a session gets the stored page with no query at all (one when the version is checked);
-a logged-in reader gets the stored table inside a page rendered for them (their position: one query
-more). Works without JavaScript; ``static/js/live_leaderboard.js`` keeps the shown page live.
+a logged-in reader gets the same stored page with their own parts filled in (``tournament.page_parts``:
+navigation, their position: one query more), which ``tournament.page_cache`` then serves again to them
+without Django. Works without JavaScript; ``static/js/live_leaderboard.js`` keeps the shown page live.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 
 from tournament.models import Player, Round
 from tournament.page_cache import mark_public
+from tournament.page_parts import reader_response, render_public, renews, servable_reader
 from tournament.standings import TIEBREAK_ORDER
 from tournament.standings_cache import memo, peek, public_event, standings
 
@@ -72,6 +75,7 @@ def leaderboard(request, slug: str, number: int | None = None):
     raw_page = request.GET.get("page")
     canonical = raw_page is None or (raw_page.isdigit() and not raw_page.startswith("0"))
     anonymous = anonymous_reader(request) and not query and canonical
+    reader = not anonymous and not query and canonical and servable_reader(request)
     page_key = ("leaderboard-page", version, number, raw_page, request.path)
     if anonymous:
         html = peek(page_key)
@@ -102,12 +106,19 @@ def leaderboard(request, slug: str, number: int | None = None):
     }
     if query:
         context["matches"], context["match_count"] = search(rows, query)
+    if anonymous or reader:
+        html = memo(page_key, lambda: render_public("tournament/leaderboard.html", context, request))
+        if anonymous:
+            return mark_public(HttpResponse(html), version)
+        me = context["me"] = my_position(event, version, selected, rows, request.user)
+        by_version = {"my_position": (me["row"].player_id, selected.pk if selected else "-", base)} if me else {}
+        return reader_response(request, html, {**context, "active": "leaderboard"}, version, by_version=by_version)
     if request.user.is_authenticated:
         context["me"] = my_position(event, version, selected, rows, request.user)
-    if anonymous:
-        html = memo(page_key, lambda: render_to_string("tournament/leaderboard.html", context, request))
-        return mark_public(HttpResponse(html), version)
-    return render(request, "tournament/leaderboard.html", context)
+    response = render(request, "tournament/leaderboard.html", context)
+    if request.user.is_authenticated:
+        patch_cache_control(response, private=True)
+    return response
 
 
 def search(rows, query: str) -> tuple[list[tuple[object, int]], int]:
@@ -128,3 +139,17 @@ def my_position(event, version, selected, rows, user):
     if index is None:
         return None
     return {"row": rows[index], "page": page_of(index)}
+
+
+@renews("my_position")
+def position_for_version(facts: list[str], version) -> str | None:
+    """A listed player's position part for another scores version, from the standings and index this
+    process already holds for it (page_cache renews the part on its event loop with this), else None."""
+    player_id, round_pk, base = int(facts[0]), None if facts[1] == "-" else int(facts[1]), facts[2]
+    rows = peek(("standings", version, round_pk))
+    index = peek(("leaderboard-index", version, round_pk))
+    if rows is None or index is None:
+        return None
+    position = index.get(player_id)
+    me = None if position is None else {"row": rows[position], "page": page_of(position)}
+    return render_to_string("parts/my_position.html", {"me": me, "pages": pages_for(len(rows)), "base": base})

@@ -14,8 +14,10 @@ Scores changing while people read, as during a real event: ``--churn SECONDS --e
 scored hand through the organizer's service (``tournament.services.results.record_hand``, which saves
 it, moves the event's scores version and tells the live leaderboards, as a hand played live does) every
 SECONDS at a random running table of the event, until stopped (Ctrl+C, SIGTERM) or for ``--duration``
-seconds, then prints how many it recorded. ``--session`` prints a session cookie of one of the event's
-players (run it with the server's SECRET_KEY), for a logged-in reader: ``wrk -H "Cookie: sessionid=..."``.
+seconds, then prints how many it recorded. ``--session`` prints the cookies of one of the event's players,
+logged in (run it with the server's SECRET_KEY): the session and a CSRF cookie, as a browser has them
+after its first page with a form: ``wrk -H "Cookie: sessionid=...; csrftoken=..."``. ``--sessions N``
+prints N players' cookies, one line each, for ``bench/readers.lua`` (N readers, each their own).
 
     python bench/leaderboard_load.py --event load-d45f43 --churn 0.2
 """
@@ -196,23 +198,29 @@ def churn(slug: str, every: float, duration: float | None, rng: random.Random) -
     return recorded, refused, time.monotonic() - started
 
 
-def player_session(slug: str) -> str:
-    """A logged-in session of the event's first player (needs the server's SECRET_KEY)."""
+def player_sessions(slug: str, count: int = 1) -> list[str]:
+    """Cookie headers of ``count`` of the event's players, logged in (needs the server's SECRET_KEY): the
+    session and a CSRF cookie, as a browser holds them after its first page with a form."""
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
+    from django.middleware.csrf import _get_new_csrf_string
 
     from tournament.models import Player
 
-    player = Player.objects.filter(event__slug=slug).select_related("user").order_by("pk").first()
-    if player is None:
-        raise SystemExit(f"No player in event {slug!r}.")
-    session = SessionStore()
-    session[SESSION_KEY] = str(player.user.pk)
-    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-    session[HASH_SESSION_KEY] = player.user.get_session_auth_hash()
-    session.create()
-    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+    players = list(Player.objects.filter(event__slug=slug).select_related("user").order_by("pk")[:count])
+    if len(players) < count:
+        raise SystemExit(f"Event {slug!r} has {len(players)} players, not {count}.")
+    cookies = []
+    for player in players:
+        session = SessionStore()
+        session[SESSION_KEY] = str(player.user.pk)
+        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        session[HASH_SESSION_KEY] = player.user.get_session_auth_hash()
+        session.create()
+        cookies.append(f"{settings.SESSION_COOKIE_NAME}={session.session_key}; "
+                       f"{settings.CSRF_COOKIE_NAME}={_get_new_csrf_string()}")
+    return cookies
 
 
 def main() -> None:
@@ -224,10 +232,14 @@ def main() -> None:
     parser.add_argument("--churn", type=float, metavar="SECONDS",
                         help="record a scored hand every SECONDS at a random running table of --event")
     parser.add_argument("--duration", type=float, metavar="SECONDS", help="stop --churn after this long")
-    parser.add_argument("--session", action="store_true", help="print a session cookie of a player of --event")
+    parser.add_argument("--session", action="store_true", help="print the cookies of a logged-in player of --event")
+    parser.add_argument("--sessions", type=int, metavar="N",
+                        help="print the cookies of N logged-in players of --event, one line each")
     args = parser.parse_args()
-    if (args.churn is not None or args.session) and not args.event:
-        parser.error("--churn and --session need --event SLUG (an event this script built)")
+    if (args.churn is not None or args.session or args.sessions) and not args.event:
+        parser.error("--churn, --session and --sessions need --event SLUG (an event this script built)")
+    if args.sessions is not None and not args.sessions > 0:
+        parser.error("--sessions needs a number of players above 0")
     if args.churn is not None and not args.churn > 0:
         parser.error("--churn needs a number of seconds above 0")
     if args.duration is not None and args.churn is None:
@@ -241,8 +253,8 @@ def main() -> None:
 
         if not Event.objects.filter(slug=args.event).exists():
             raise SystemExit(f"No event {args.event!r} in this database.")
-        if args.session:
-            print(player_session(args.event))
+        if args.session or args.sessions:
+            print("\n".join(player_sessions(args.event, args.sessions or 1)))
         if args.churn is not None:
             import signal
 

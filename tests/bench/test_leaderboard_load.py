@@ -36,3 +36,19 @@ def test_builds_a_started_round_two_bracket_through_the_bracket_services(client)
     assert HandScore.objects.filter(hand__game__table__round=round_two).count() == 32 * 2
     page = client.get(bracket)
     assert page.status_code == 200 and page.content.decode().count('class="bracket-table') >= 8
+
+
+def test_prints_logged_in_cookies_the_site_accepts(client):
+    import re
+
+    path = leaderboard_load.build(players=10, hands=1)
+    slug = path.split("/")[2]
+    cookies = leaderboard_load.player_sessions(slug, 3)
+    assert len(set(cookies)) == 3
+    names = set()
+    for line in cookies:
+        assert re.fullmatch(r"sessionid=\w+; csrftoken=[A-Za-z0-9]{32}", line)
+        client.cookies.load(line)
+        html = client.get(path).content.decode()
+        names.add(re.search(r'<span class="navbar-text me-2">([^<]+)</span>', html).group(1))
+    assert len(names) == 3  # three players, each logged in

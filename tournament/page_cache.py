@@ -62,13 +62,22 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
+from django.db import close_old_connections
 from django.dispatch import receiver
 from django.http.cookie import parse_cookie
 from django.middleware.csrf import CSRF_TOKEN_LENGTH, _mask_cipher_secret, _unmask_cipher_token
 
-from tournament.page_parts import PART_BYTES, READER_PAGE_HEADER, parse_marks, renew
+from tournament.page_parts import (
+    PART_BYTES,
+    READER_PAGE_HEADER,
+    READER_USER_HEADER,
+    parse_marks,
+    renew,
+    session_reader,
+)
 from tournament.standings_cache import Version, heard_of_change, known_version
 
 logger = logging.getLogger(__name__)
@@ -76,6 +85,8 @@ logger = logging.getLogger(__name__)
 PUBLIC_PAGE_HEADER = "X-Public-Page-Version"
 _HEADER = PUBLIC_PAGE_HEADER.lower().encode()
 _READER_HEADER = READER_PAGE_HEADER.lower().encode()
+_USER_HEADER = READER_USER_HEADER.lower().encode()
+_OURS = (_HEADER, _READER_HEADER, _USER_HEADER)
 EVERYONE = "everyone"  # a public page's mark: the same for readers with a session too
 MAX_ENTRIES = 256
 MAX_BODY = 1 << 20
@@ -108,6 +119,7 @@ class Reader:
     parts: dict[str, list[bytes | None]]
     headers: list
     checked: float  # monotonic: when Django last said whose session it is
+    user: bytes  # who the parts were rendered for (``page_parts.reader_user``)
 
 
 _lock = threading.Lock()
@@ -116,6 +128,7 @@ _refreshing: set[tuple] = set()  # keys whose version a background request is ch
 _tasks: set[asyncio.Task] = set()  # those requests (a reference, so that they are not collected)
 _readers: OrderedDict[tuple, Reader] = OrderedDict()  # (session key, CSRF secret, page key) -> parts
 _filling: dict[tuple, asyncio.Event] = {}  # reader keys a request is being answered for by Django now
+_renewing: set[tuple] = set()  # pages for which a reader's parts are being rendered for a new version
 
 
 def mark_public(response, version: Version, *, everyone: bool = False):
@@ -178,6 +191,7 @@ def clear() -> None:
         _refreshing.clear()
         _readers.clear()
         _filling.clear()
+        _renewing.clear()
 
 
 @receiver(user_logged_out, dispatch_uid="page_cache_forget_session")
@@ -274,9 +288,13 @@ class PublicPageCache:
                 older = reader.version != entry.version
             with _lock:
                 filling = _filling.get(reader_key)
+                if older and key in _renewing:
+                    older = False  # another reader's parts are being rendered for the version: then in the loop
                 if entry is not None and reader is not None and filling is None and (
                         age >= reader_seconds() / 2 or older):
                     refresh = _filling[reader_key] = asyncio.Event()  # checked ahead, while this one is served
+                    if older:
+                        _renewing.add(key)
             if check:  # the public page's version, checked as for a reader without a session
                 self._check_in_background(_without_cookies(scope), key)
             heard = check and entry is not None and heard_of_change(entry.version.event_id)
@@ -285,9 +303,10 @@ class PublicPageCache:
                 body = _fill_in(entry, reader.parts, secret)
             if refresh is not None:
                 if body is None:
-                    _done_filling(reader_key, refresh)
+                    _done_filling(reader_key, refresh, key if older else None)
                 else:
-                    task = asyncio.ensure_future(self._refresh_reader(scope, key, reader_key, refresh))
+                    task = asyncio.ensure_future(self._refresh_reader(scope, key, reader_key, refresh)
+                                                 if older else _check_session(reader_key, reader, refresh))
                     _tasks.add(task)
                     task.add_done_callback(_tasks.discard)
             if body is not None:
@@ -310,10 +329,11 @@ class PublicPageCache:
                 _done_filling(reader_key, done)
 
     async def _refresh_reader(self, scope, key, reader_key, done: asyncio.Event) -> None:
+        """The reader's page through Django in the background: their parts for the new version."""
         try:
             await self._in_background(scope, key, anonymous=False, reader_key=reader_key)
         finally:
-            _done_filling(reader_key, done)
+            _done_filling(reader_key, done, key)
 
     @staticmethod
     async def _check(through_django, key) -> None:
@@ -363,18 +383,19 @@ class PublicPageCache:
                 headers = message.get("headers") or []
                 public = next((_parse(v) for n, v in headers if n.lower() == _HEADER), None)
                 reader = next((_parse_reader(v) for n, v in headers if n.lower() == _READER_HEADER), None)
-                if public is not None or reader is not None:  # the headers are for this cache only: never sent
-                    headers = [(n, v) for n, v in headers if n.lower() not in (_HEADER, _READER_HEADER)]
+                user = next((v for n, v in headers if n.lower() == _USER_HEADER), None)
+                if any(n.lower() in _OURS for n, _ in headers):  # the headers are for this cache only: never sent
+                    headers = [(n, v) for n, v in headers if n.lower() not in _OURS]
                     message = {**message, "headers": headers}
                 ok = message.get("status") == 200 and key is not None
                 cookies = [v for n, v in headers if n.lower() == b"set-cookie"]
                 if ok and not cookies and public is not None and (anonymous or public[1]):
                     kind = "public"
                     captured.extend([public, message])
-                elif ok and reader is not None and reader_key is not None and all(
+                elif ok and reader is not None and user is not None and reader_key is not None and all(
                         _same_csrf_cookie(v, reader_key[1]) for v in cookies):
                     kind = "reader"
-                    captured.extend([reader, [(n, v) for n, v in headers if n.lower() != b"set-cookie"]])
+                    captured.extend([reader, user, [(n, v) for n, v in headers if n.lower() != b"set-cookie"]])
                 elif reader_key is not None:  # not this reader's page (logged out, session gone): forget it
                     with _lock:
                         _readers.pop(reader_key, None)
@@ -387,8 +408,8 @@ class PublicPageCache:
                     (version, everyone), messages = captured[0], captured[1:]
                     stored = _store(key, Stored(version, messages, everyone))
                 else:
-                    (version, by_version), headers = captured[0], captured[1]
-                    _store_reader(key, reader_key, version, by_version, headers, b"".join(captured[2:]))
+                    (version, by_version), user, headers = captured[:3]
+                    _store_reader(key, reader_key, version, by_version, user, headers, b"".join(captured[3:]))
                 kind = None
                 captured.clear()
             await send(message)
@@ -433,7 +454,7 @@ def _split(body: bytes) -> tuple[list[bytes], list[str]]:
     return texts, names
 
 
-def _store_reader(key: tuple, reader_key: tuple, version: Version, by_version: dict, headers: list,
+def _store_reader(key: tuple, reader_key: tuple, version: Version, by_version: dict, user: bytes, headers: list,
                   body: bytes) -> None:
     """Keep the parts of a page Django rendered for a logged-in reader (``reader_key``: their cookies),
     each with its markers, its CSRF token cut out (one made afresh per response) and checked against the
@@ -453,7 +474,7 @@ def _store_reader(key: tuple, reader_key: tuple, version: Version, by_version: d
         parts[match.group(1).decode()] = [*chunks, part]
     headers = [(n, v) for n, v in headers if n.lower() != b"content-length"]
     with _lock:
-        _readers[reader_key] = Reader(version, by_version, parts, headers, time.monotonic())
+        _readers[reader_key] = Reader(version, by_version, parts, headers, time.monotonic(), user)
         _readers.move_to_end(reader_key)
         while len(_readers) > MAX_READERS:
             _readers.popitem(last=False)
@@ -468,7 +489,7 @@ def _renewed(reader_key: tuple, reader: Reader, version: Version) -> Reader | No
         if html is None:
             return None
         parts[name] = [f"<!--part:{name}-->{html}<!--/part:{name}-->".encode()]
-    renewed = Reader(version, reader.by_version, parts, reader.headers, reader.checked)
+    renewed = Reader(version, reader.by_version, parts, reader.headers, reader.checked, reader.user)
     with _lock:
         if _readers.get(reader_key) is reader:
             _readers[reader_key] = renewed
@@ -482,11 +503,45 @@ def _older(reader: Version, page: Version) -> bool:
     return reader != page and not newer
 
 
-def _done_filling(reader_key: tuple, done: asyncio.Event) -> None:
+def _done_filling(reader_key: tuple, done: asyncio.Event, renewing: tuple | None = None) -> None:
     with _lock:
         if _filling.get(reader_key) is done:
             del _filling[reader_key]
+        if renewing is not None:
+            _renewing.discard(renewing)
     done.set()
+
+
+def _session_of(session_key: str) -> str | None:
+    try:
+        return session_reader(session_key)
+    finally:
+        close_old_connections()  # as after a request
+
+
+async def _session_now(session_key: str) -> str | None:
+    """``page_parts.session_reader``, on the thread Django answers requests on."""
+    return await sync_to_async(_session_of, thread_sensitive=True)(session_key)
+
+
+async def _check_session(reader_key: tuple, reader: Reader, done: asyncio.Event) -> None:
+    """Ask Django (its session and auth code, two queries, no page) whether the session is still the
+    reader's parts were rendered for: if so they are trusted for ``READER_SECONDS`` more, else forgotten."""
+    same, started = False, time.monotonic()
+    try:
+        now = await _session_now(reader_key[0])
+        same = now is not None and now.encode("latin-1") == reader.user
+    except Exception:  # noqa: BLE001 - the parts are forgotten: the reader's next request goes through Django
+        logger.exception("checking a reader's session failed")
+    finally:
+        with _lock:
+            current = _readers.get(reader_key)
+            if current is not None and current.user == reader.user:
+                if same:
+                    current.checked = max(current.checked, started)
+                else:
+                    del _readers[reader_key]
+        _done_filling(reader_key, done)
 
 
 def _fill_in(entry: Stored, parts: dict[str, list[bytes | None]], secret: str) -> bytes | None:

@@ -17,18 +17,21 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
+from importlib import import_module
 from urllib.parse import quote, unquote
 
 from django.conf import settings
+from django.contrib import auth
 from django.contrib.auth.context_processors import PermWrapper
 from django.contrib.auth.models import AnonymousUser
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
 
 logger = logging.getLogger(__name__)
 
 READER_PAGE_HEADER = "X-Reader-Page-Version"
+READER_USER_HEADER = "X-Reader-User"
 PART = re.compile(r"<!--part:([a-z_]+)-->(.*?)<!--/part:\1-->", re.S)
 PART_BYTES = re.compile(PART.pattern.encode(), re.S)
 
@@ -67,6 +70,20 @@ def servable_reader(request) -> bool:
             and settings.CSRF_COOKIE_NAME in request.COOKIES and not settings.CSRF_USE_SESSIONS)
 
 
+def reader_user(user) -> str:
+    """What a reader's parts say about them, besides the version's data: who they are and whether staff."""
+    return f"{user.pk} {int(user.is_staff)} {quote(user.get_username(), safe='')}"
+
+
+def session_reader(session_key: str) -> str | None:
+    """``reader_user`` of the session's user as Django's own request path would find them now (the
+    session loaded, the user fetched by their backend, active, the password hash checked), or None."""
+    request = HttpRequest()
+    request.session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    user = auth.get_user(request)
+    return reader_user(user) if user.is_authenticated else None
+
+
 def reader_response(request, public_html: str, context: dict, version, *, keep: bool = True,
                     by_version: dict[str, tuple] | None = None) -> HttpResponse:
     """The public page with the logged-in reader's parts: private to them (``Cache-Control: private``;
@@ -80,6 +97,7 @@ def reader_response(request, public_html: str, context: dict, version, *, keep: 
         marks = [":".join([name, *(quote(str(fact), safe="/") for fact in facts)])
                  for name, facts in (by_version or {}).items()]
         response[READER_PAGE_HEADER] = " ".join([version_value(version), *marks])
+        response[READER_USER_HEADER] = reader_user(request.user)
     return response
 
 

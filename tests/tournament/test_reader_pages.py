@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.tournament.test_leaderboard_pages import big_bracket, ranked_event
-from tournament import page_cache
+from tournament import page_cache, page_parts
 from tournament.models import Game, Seat
 from tournament.services import results
 
@@ -60,6 +60,14 @@ class Django:
 def site(monkeypatch):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Django's sync code runs in the event loop here
     django = Django()
+
+    async def session_now(session_key):  # the page cache's session check, also in this thread
+        django.session_checks += 1
+        connections[DEFAULT_DB_ALIAS] = django.connection
+        return page_parts.session_reader(session_key)
+
+    django.session_checks = 0
+    monkeypatch.setattr(page_cache, "_session_now", session_now)
     return page_cache.PublicPageCache(django), django
 
 
@@ -281,31 +289,48 @@ def test_a_reader_request_through_django_costs_pinned_queries(site, django_asser
         assert position(request(app, url, as_reader).text)[2] == players[5].pk
 
 
-def test_a_session_is_checked_again_ahead_of_time_and_forgotten_once_gone(site):
-    """Parts whose session was checked more than half READER_SECONDS ago are served while Django checks it
-    again in the background; a session Django no longer knows (a logout in another process) is forgotten
-    by that check, and its next request is answered by Django as anonymous."""
+def age(reader_key, fraction):
+    page_cache._readers[reader_key].checked -= page_cache.reader_seconds() * fraction
+    return page_cache._readers[reader_key].checked
+
+
+@pytest.mark.parametrize("change", ["session deleted", "staff no more", "password changed", "deactivated"])
+def test_a_session_is_checked_again_ahead_of_time_and_forgotten_once_changed(site, change):
+    """Parts whose session was checked more than half READER_SECONDS ago are served while Django's session
+    and auth code check it again in the background (no page rendered); a session that is gone (a logout in
+    another process) or whose user changed is forgotten by that check, and the next request is Django's."""
     app, django = site
     event, players, _ = ranked_event(8)
     alice = players[3]
+    alice.user.is_staff = True
+    alice.user.save()
     url = reverse("leaderboard", args=[event.slug])
     as_alice = cookies_of(alice.user)
     request(app, url, as_alice)
     (reader_key,) = page_cache._readers
-    page_cache._readers[reader_key].checked -= page_cache.reader_seconds() * 0.6
-    aged = page_cache._readers[reader_key].checked
+    aged = age(reader_key, 0.6)
     calls = django.calls
-    assert alice.user.username in request(app, url, as_alice).text  # served; Django checked meanwhile
-    assert django.calls == calls + 1 and page_cache._readers[reader_key].checked > aged
-    assert alice.user.username in request(app, url, as_alice).text and django.calls == calls + 1
+    assert alice.user.username in request(app, url, as_alice).text  # served; the session checked meanwhile
+    assert django.calls == calls and django.session_checks == 1 and page_cache._readers[reader_key].checked > aged
+    assert alice.user.username in request(app, url, as_alice).text and django.session_checks == 1
 
-    Session.objects.filter(session_key=as_alice["sessionid"]).delete()  # logged out elsewhere
-    page_cache._readers[reader_key].checked -= page_cache.reader_seconds() * 0.6
-    request(app, url, as_alice)  # still within READER_SECONDS: served, and the check finds no session
-    assert reader_key not in page_cache._readers
-    calls = django.calls
+    if change == "session deleted":  # logged out elsewhere
+        Session.objects.filter(session_key=as_alice["sessionid"]).delete()
+    elif change == "staff no more":
+        alice.user.is_staff = False
+        alice.user.save()
+    elif change == "password changed":
+        alice.user.set_password("another-Long-pass-1")
+        alice.user.save()
+    else:
+        alice.user.is_active = False
+        alice.user.save()
+    age(reader_key, 0.6)
+    request(app, url, as_alice)  # still within READER_SECONDS: served, and the check sees the change
+    assert django.session_checks == 2 and reader_key not in page_cache._readers
     after = request(app, url, as_alice)
-    assert django.calls == calls + 1 and alice.user.username not in after.text and "Log in" in after.text
+    assert django.calls == calls + 1 and ">Admin</a>" not in after.text
+    assert (alice.user.username in after.text) is (change == "staff no more")
 
 
 def test_after_a_change_a_readers_position_is_renewed_without_django_once_the_process_holds_the_data(

@@ -361,3 +361,13 @@ def test_after_a_change_a_readers_position_is_renewed_without_django_once_the_pr
     direct = Client()
     direct.cookies.load(as_bob)
     assert now_bob == position(direct.get(url).content.decode()) != before_bob  # what Django gives him
+
+
+def test_a_session_check_costs_two_queries_and_says_who_the_reader_is(django_assert_num_queries):
+    event, players, _ = ranked_event(8)
+    user = players[3].user
+    session = cookies_of(user)["sessionid"]
+    with django_assert_num_queries(2):  # the session, the user
+        assert page_parts.session_reader(session) == f"{user.pk} 0 {user.username}"
+    with django_assert_num_queries(1):
+        assert page_parts.session_reader("no-such-session") is None

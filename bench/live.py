@@ -175,6 +175,7 @@ class Stats:
     frame_bytes: int = 0
     gaps: int = 0
     duplicates: int = 0
+    closed: int = 0  # sockets the server closed during the phase (its table stops playing)
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -227,6 +228,16 @@ class Client:
                                            max_size=2**22, open_timeout=60, ping_interval=None)
 
     async def run(self) -> None:
+        import websockets
+
+        try:
+            await self._read()
+        except websockets.ConnectionClosed:
+            pass
+        if not self.stopping:
+            self.stats.closed += 1
+
+    async def _read(self) -> None:
         async for raw in self.ws:
             at = time.perf_counter()
             self.frames_in += 1
@@ -582,7 +593,7 @@ def report(name: str, stats: Stats, elapsed: float, moves: int, usage: dict) -> 
         "ack_p50": pct(stats.ack_ms, 50), "ack_p95": pct(stats.ack_ms, 95), "ack_p99": pct(stats.ack_ms, 99),
         "all_p50": pct(stats.everyone_ms, 50), "all_p95": pct(stats.everyone_ms, 95),
         "all_p99": pct(stats.everyone_ms, 99), "errors": dict(stats.errors), "gaps": stats.gaps,
-        "duplicates": stats.duplicates, "unanswered": getattr(stats, "unanswered", 0),
+        "duplicates": stats.duplicates, "unanswered": getattr(stats, "unanswered", 0), "closed": stats.closed,
         "frames": stats.frames, "bytes_per_frame": stats.frame_bytes / stats.frames if stats.frames else 0,
         **usage,
     }
@@ -590,7 +601,7 @@ def report(name: str, stats: Stats, elapsed: float, moves: int, usage: dict) -> 
           f"ack p50/p95/p99 {row['ack_p50']:.1f}/{row['ack_p95']:.1f}/{row['ack_p99']:.1f} ms  "
           f"everyone p50/p95/p99 {row['all_p50']:.1f}/{row['all_p95']:.1f}/{row['all_p99']:.1f} ms")
     print(f"       errors {row['errors'] or 0}, gaps {row['gaps']}, duplicates {row['duplicates']}, "
-          f"unanswered {row['unanswered']}, {row['frames']} frames of {row['bytes_per_frame']:.0f} B on average")
+          f"unanswered {row['unanswered']}, closed by the server {row['closed']}, {row['frames']} frames of {row['bytes_per_frame']:.0f} B on average")
     print("       CPU (share of one core) / RSS: " + ", ".join(
         f"{k} {v['cpu']:.0%} / {v['rss_before']:.0f}->{v['rss']:.0f} MiB" for k, v in usage["usage"].items()))
     print(f"       machine: CPUs busy {usage['machine_busy']:.0%} of one core's worth (all programs, /proc/stat), "
@@ -648,7 +659,7 @@ async def bench(args, url: str, tables: list[Table], watchers: list[str], site: 
         if pids_named(name):  # local servers only
             groups[label] = functools.partial(pids_named, name)
     rows, game_clients = [], []
-    phases = [("game", False)] + ([] if args.no_relay else [("relay", True)])
+    phases = ([] if args.no_game else [("game", False)]) + ([] if args.no_relay else [("relay", True)])
     for name, relay in phases:
         done = measure(groups)
         open_rss: dict[str, float] = {}
@@ -686,6 +697,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server", choices=("uvicorn", "daphne"), default="uvicorn")
     parser.add_argument("--url", help="a running site (http://host:port) instead of starting one")
     parser.add_argument("--no-relay", action="store_true", help="skip the relay phase")
+    parser.add_argument("--no-game", action="store_true", help="skip the game phase (the relay alone)")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
 
@@ -715,10 +727,10 @@ def main(argv: list[str] | None = None) -> int:
         if site is not None:
             site.stop()
     problems = check_database(tables, clients)
-    game = rows[0]
-    if game["gaps"] or game["duplicates"] or game["unanswered"]:
-        problems.append(f"game phase: {game['gaps']} gaps, {game['duplicates']} duplicates, "
-                        f"{game['unanswered']} moves never answered")
+    for row in rows:
+        if row["gaps"] or row["duplicates"] or row["unanswered"] or row["closed"]:
+            problems.append(f"{row['phase']} phase: {row['gaps']} gaps, {row['duplicates']} duplicates, "
+                            f"{row['unanswered']} moves never answered, {row['closed']} sockets closed by the server")
     acked = sum(len(c.acked) for c in clients)
     if len(rows) > 1 and rows[1]["moves_per_s"]:
         print(f"ratio  game/relay moves/s {rows[0]['moves_per_s'] / rows[1]['moves_per_s']:.2f}")

@@ -20,6 +20,7 @@ def test_harness_plays_one_small_table_end_to_end_and_its_checks_pass():
     assert result["problems"] == []
     assert game["moves"] > 0 and relay["moves"] > 0
     assert game["gaps"] == game["duplicates"] == game["unanswered"] == 0
+    assert game["closed"] == relay["closed"] == 0
     stored = LiveMove.objects.filter(live_game__game__table__round__event_id=result["event"],
                                      actor=LiveMove.Actor.PLAYER).count()
     assert stored == result["acknowledged"] >= game["moves"]
@@ -27,6 +28,35 @@ def test_harness_plays_one_small_table_end_to_end_and_its_checks_pass():
     # memory sampled once both sockets were open, before any move; time spent waiting for a CPU
     assert game["socket_memory"]["sockets"] == 2 and game["socket_memory"]["rss_open_mib"] > 0
     assert game["workers_waiting_for_cpu"] >= 0
+
+
+class ClosingSocket:
+    """A websocket whose server closes it after one state message."""
+
+    def __init__(self):
+        self.messages = ['{"type": "state", "version": 3, "view": null}']
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        if not self.messages:
+            raise StopAsyncIteration
+        return self.messages.pop()
+
+
+def test_a_socket_the_server_closes_during_a_phase_is_counted_and_fails_the_run():
+    import asyncio
+
+    stats = live.Stats()
+    client = live.Client("ws://x/", 1, None, None, live.TableClock(2), stats, 0.0, False, 2)
+    client.ws = ClosingSocket()
+    asyncio.run(client.run())
+    assert client.version == 3 and stats.closed == 1
+    stopping = live.Client("ws://x/", 1, None, None, live.TableClock(2), live.Stats(), 0.0, False, 2)
+    stopping.ws, stopping.stopping = ClosingSocket(), True  # closed by the harness at the phase's end
+    asyncio.run(stopping.run())
+    assert stopping.stats.closed == 0
 
 
 class FakeClient:

@@ -273,8 +273,8 @@ class PublicPageCache:
             refresh = None
             with _lock:
                 entry = _pages.get(key)
-                check = key not in _refreshing and (
-                    entry is None or known_version(entry.version.event_id) != entry.version)
+                check = (key not in _refreshing and entry is not None
+                         and known_version(entry.version.event_id) != entry.version)
                 if check:
                     _refreshing.add(key)
                 reader = _readers.get(reader_key)
@@ -323,10 +323,16 @@ class PublicPageCache:
             if mine:
                 _filling[reader_key] = done
         try:
-            await self._through_django(scope, receive, send, key, anonymous=False, reader_key=reader_key)
+            kept = await self._through_django(scope, receive, send, key, anonymous=False, reader_key=reader_key)
         finally:
             if mine:
                 _done_filling(reader_key, done)
+        with _lock:  # a page for readers (not a search...) that no one without a session has read yet
+            fetch = kept and key not in _pages and key not in _refreshing
+            if fetch:
+                _refreshing.add(key)
+        if fetch:
+            self._check_in_background(_without_cookies(scope), key)
 
     async def _refresh_reader(self, scope, key, reader_key, done: asyncio.Event) -> None:
         """The reader's page through Django in the background: their parts for the new version."""
@@ -372,7 +378,7 @@ class PublicPageCache:
                               reader_key: tuple | None = None) -> bool:
         """Django's response, sent on and, when marked and ``key`` is given, stored: a public page (for a
         reader without a session, or marked for everyone), or a logged-in reader's parts (``reader_key``).
-        Whether a public page was stored."""
+        Whether either was stored."""
         captured: list = []
         kind = None
         stored = False
@@ -410,6 +416,7 @@ class PublicPageCache:
                 else:
                     (version, by_version), user, headers = captured[:3]
                     _store_reader(key, reader_key, version, by_version, user, headers, b"".join(captured[3:]))
+                    stored = True
                 kind = None
                 captured.clear()
             await send(message)

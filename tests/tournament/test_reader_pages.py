@@ -129,9 +129,11 @@ def test_logged_in_readers_get_their_own_parts_never_another_readers(site, djang
     url = reverse("leaderboard", args=[event.slug])
     as_alice, as_bob = cookies_of(alice.user), cookies_of(bob.user)
 
+    first_alice = request(app, url, as_alice)  # through Django; then the public page is fetched for readers
+    assert django.calls == 2 and not page_cache._refreshing
     public = request(app, url)
-    assert "Log in" in public.text and "my-position" not in public.text
-    first_alice, first_bob = request(app, url, as_alice), request(app, url, as_bob)  # through Django
+    assert "Log in" in public.text and "my-position" not in public.text and django.calls == 2
+    first_bob = request(app, url, as_bob)  # through Django
     assert django.calls == 3
     for _ in range(3):  # interleaved, from the stored page
         with django_assert_num_queries(0):
@@ -236,6 +238,10 @@ def test_messages_cookie_missing_csrf_cookie_and_unknown_sessions_go_through_dja
             assert django.calls == calls + 1, cookies
             assert (alice.user.username in got.text) is logged_in and ("Log in" in got.text) is not logged_in
     assert 'sessionid=""' in request(app, url, cases[2][0]).header("set-cookie")
+    for _ in range(2):  # a search: Django, once per request (no public page fetched for it)
+        calls = django.calls
+        found = request(app, url, as_alice, query="q=P0003")
+        assert django.calls == calls + 1 and alice.user.username in found.text and "search-results" in found.text
     # The same session with another CSRF cookie (a token for that one is needed): Django once, then stored.
     other = {"sessionid": as_alice["sessionid"], "csrftoken": _get_new_csrf_string()}
     calls = django.calls

@@ -34,7 +34,7 @@ prod: install
 	DEBUG=0 LIVE_SWEEPER_IN_PROCESS=0 sh -c '$(BIN)/python manage.py run_sweeper & sweeper=$$!; \
 		trap "kill $$sweeper" EXIT INT TERM; \
 		$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --workers $(WORKERS) \
-			--ws websockets-sansio --proxy-headers --no-access-log'
+			--ws websockets-sansio --ws-per-message-deflate false --proxy-headers --no-access-log'
 
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

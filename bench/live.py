@@ -213,6 +213,7 @@ class Client:
         self.pending: dict[str, tuple[float, dict]] = {}
         self.seen_private: set[str] = set()
         self.stopping = False
+        self.playing = False  # no move before the timed phase starts (see run_phase)
         self.counter = 0
         self.rng = random.Random(hash((live_id, seat)))
         self.ws = None
@@ -300,7 +301,7 @@ class Client:
         # `run` may start this twice before the first sets `moving` (two messages back to back): one
         # move in flight per seat, else the second went out on the same version and came back `stale`
         # or `already_played` (the errors of earlier runs).
-        if self.moving or self.version < self.after:
+        if not self.playing or self.moving or self.version < self.after:
             return
         action = self.next_action()
         if action is None:
@@ -330,8 +331,9 @@ class Client:
 async def run_phase(base_ws: str, origin: str, tables: list[Table], watchers: list[str], *, relay: bool,
                     seconds: float, think: float, seats: int, in_step: bool = False,
                     connected=None) -> tuple[Stats, list[Client], float, int]:
-    """One phase; `connected()` is called once every socket is open and has its first message, before
-    any move (the harness samples the workers' memory there)."""
+    """One phase; `await connected()` once every socket is open and has its first message, before any
+    move: the harness samples the workers' memory there, waits for their connect work to finish and
+    starts measuring (the timed phase starts after it returns)."""
     stats = Stats()
     clients: list[Client] = []
     per_table_watchers = [[] for _ in tables]
@@ -356,13 +358,17 @@ async def run_phase(base_ws: str, origin: str, tables: list[Table], watchers: li
         await asyncio.sleep(0.1)  # every socket has its first state
     await asyncio.sleep(0.3)
     if connected is not None:
-        await asyncio.sleep(1.0)  # the workers' last connect work (presence) is done
-        connected()
+        await connected()
     # No collector pauses in the harness while it times (its 1,000+ clients make a large heap: a full
     # collection would stall every socket of the harness at once and count as server latency).
     gc.collect()
     gc.freeze()
     gc.disable()
+    # Seats play from here only: a seat that started thinking on its first state, during the connects,
+    # moved whenever the harness's loop next ran (after the collection above, all at once: 250 moves in
+    # 100 ms at the target, which no room of people does, and the phase's worst latencies came from it).
+    for c in clients:
+        c.playing = True
     start = time.perf_counter()
     stats.ack_ms.clear()
     stats.everyone_ms.clear()
@@ -378,9 +384,9 @@ async def run_phase(base_ws: str, origin: str, tables: list[Table], watchers: li
             delay = offsets.uniform(0, think)
             for c in table_clients:
                 loop.call_later(delay, lambda c=c: asyncio.ensure_future(c.kick()))
-    else:
+    else:  # every seat on turn at once (each thinks in a task of its own)
         for c in clients:
-            await c.kick()
+            asyncio.ensure_future(c.kick())
     await asyncio.sleep(seconds)
     elapsed = time.perf_counter() - start
     moves = sum(len(c.acked) - c.acked_before for c in clients)
@@ -500,7 +506,7 @@ def free_port() -> int:
 class Site:
     """The site's ASGI workers and sweeper as subprocesses on 127.0.0.1."""
 
-    def __init__(self, workers: int, server: str, db_name: str | None) -> None:
+    def __init__(self, workers: int, server: str, db_name: str | None, deflate: bool = False) -> None:
         from django.conf import settings
 
         # Without Redis a sweeper process could not reach the worker's sockets: the worker sweeps.
@@ -508,7 +514,7 @@ class Site:
         self.sweeper = None
 
         self.port = free_port()
-        self.workers, self.server = workers, server
+        self.workers, self.server, self.deflate = workers, server, deflate
         self.env = dict(os.environ, DJANGO_SETTINGS_MODULE="bench.live_settings", PYTHONUNBUFFERED="1",
                         SECRET_KEY=settings.SECRET_KEY, DEBUG="0", ALLOWED_HOSTS="127.0.0.1,localhost",
                         SECURE_SSL_REDIRECT="0", PYTHONPATH=str(ROOT))
@@ -525,6 +531,7 @@ class Site:
         if self.server == "uvicorn":
             self._spawn([py, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port",
                          str(self.port), "--workers", str(self.workers), "--ws", "websockets-sansio",
+                         "--ws-per-message-deflate", "true" if self.deflate else "false",  # as `make prod`
                          "--log-level", "warning", "--no-access-log"])
         else:  # N daphne processes accepting on one inherited listening socket
             self.sock = socket.socket()
@@ -608,12 +615,31 @@ def report(name: str, stats: Stats, elapsed: float, moves: int, usage: dict) -> 
           f"load average {usage['load_average'][0]:.1f} -> {usage['load_average'][1]:.1f}; "
           f"the workers' threads were runnable but waiting for a CPU {usage['workers_waiting_for_cpu']:.0%} "
           f"of the phase (summed over threads; the CPUs were taken by other threads, ours included)")
+    c = usage["connect"]
+    print(f"       sockets: all open with their first message {c['open_s']:.1f} s after the first connect; the workers' "
+          f"connect work (presence) went on {c['settle_s']:.1f} s more, before the timed phase")
     if "socket_memory" in usage:
         m = usage["socket_memory"]
-        before = usage["usage"]["workers"]["rss_before"]
+        before = m["rss_before_mib"]
         print(f"       workers RSS {before:.0f} MiB before the sockets, {m['rss_open_mib']:.0f} MiB with "
               f"{m['sockets']} open (first message received, no move yet): {m['kib_per_socket']:.0f} KiB per socket")
     return row
+
+
+async def settle(workers: list[int] | None, *, idle: float = 0.15, window: float = 0.5, limit: float = 60.0) -> None:
+    """Wait until the workers have finished the sockets' connect work (each socket's state is sent before
+    its presence is recorded and announced: with 1,250 sockets that work runs on for seconds after the last
+    first message, and moves timed meanwhile would queue behind it). Idle: under `idle` of one core,
+    both workers together, over `window` seconds. Without local workers (`--url`): one second."""
+    if not workers:
+        await asyncio.sleep(1.0)
+        return
+    deadline = time.perf_counter() + limit
+    while time.perf_counter() < deadline:
+        before = cpu_seconds(workers)
+        await asyncio.sleep(window)
+        if (cpu_seconds(workers) - before) / window < idle:
+            return
 
 
 def measure(groups: dict[str, list[int]]):
@@ -661,22 +687,28 @@ async def bench(args, url: str, tables: list[Table], watchers: list[str], site: 
     rows, game_clients = [], []
     phases = ([] if args.no_game else [("game", False)]) + ([] if args.no_relay else [("relay", True)])
     for name, relay in phases:
-        done = measure(groups)
-        open_rss: dict[str, float] = {}
+        started = time.perf_counter()
+        rss_before = rss_mib(groups["workers"]) if "workers" in groups else 0.0
+        timing: dict = {}
 
-        def connected(out: dict = open_rss) -> None:
+        async def connected(timing: dict = timing, started: float = started) -> None:
+            timing["open_s"] = time.perf_counter() - started
             if "workers" in groups:
-                out["workers"] = rss_mib(groups["workers"])
+                timing["rss_open"] = rss_mib(groups["workers"])
+            settled = time.perf_counter()
+            await settle(groups.get("workers"))
+            timing["settle_s"] = time.perf_counter() - settled
+            timing["done"] = measure(groups)
 
         stats, clients, elapsed, moves = await run_phase(base_ws, origin, tables, watchers, relay=relay,
                                                          seconds=args.seconds, think=args.think, seats=args.seats,
                                                          in_step=args.in_step, connected=connected)
-        usage = done()
-        if open_rss:
+        usage = timing["done"]()
+        usage["connect"] = {"open_s": timing["open_s"], "settle_s": timing["settle_s"]}
+        if "rss_open" in timing:
             sockets = len(clients)
-            grown = open_rss["workers"] - usage["usage"]["workers"]["rss_before"]
-            usage["socket_memory"] = {"sockets": sockets, "rss_open_mib": open_rss["workers"],
-                                      "kib_per_socket": grown * 1024 / sockets}
+            usage["socket_memory"] = {"sockets": sockets, "rss_before_mib": rss_before, "rss_open_mib": timing["rss_open"],
+                                      "kib_per_socket": (timing["rss_open"] - rss_before) * 1024 / sockets}
         rows.append(report(name, stats, elapsed, moves, usage))
         if not relay:
             game_clients = clients
@@ -695,6 +727,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each phase")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--server", choices=("uvicorn", "daphne"), default="uvicorn")
+    parser.add_argument("--ws-deflate", action="store_true",
+                        help="uvicorn with websocket compression (permessage-deflate), off in production (docs/deploy.md)")
     parser.add_argument("--url", help="a running site (http://host:port) instead of starting one")
     parser.add_argument("--no-relay", action="store_true", help="skip the relay phase")
     parser.add_argument("--no-game", action="store_true", help="skip the game phase (the relay alone)")
@@ -720,7 +754,7 @@ def main(argv: list[str] | None = None) -> int:
     site = None
     if not args.url:
         db_name = str(settings.DATABASES["default"]["NAME"])
-        site = Site(args.workers, args.server, db_name).start()
+        site = Site(args.workers, args.server, db_name, deflate=args.ws_deflate).start()
     try:
         rows, clients = asyncio.run(bench(args, args.url or f"http://127.0.0.1:{site.port}", tables, watchers, site))
     finally:

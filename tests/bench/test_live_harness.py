@@ -59,6 +59,30 @@ def test_a_socket_the_server_closes_during_a_phase_is_counted_and_fails_the_run(
     assert stopping.stats.closed == 0
 
 
+class RecordingSocket:
+    def __init__(self):
+        self.sent = []
+
+    async def send(self, text):
+        self.sent.append(text)
+
+
+def test_no_seat_moves_before_the_timed_phase_starts():
+    """A seat that gets its first state while the others are still connecting waits for the phase: moves
+    made then were all released at once at its start (a burst no room of people makes)."""
+    import asyncio
+    import json
+
+    client = live.Client("ws://x/", 1, 0, None, live.TableClock(2), live.Stats(), 0.0, False, 2)
+    client.ws = RecordingSocket()
+    client.view = {"legal_actions": [{"type": "draw", "seat": 0}]}
+    asyncio.run(client.maybe_move())
+    assert client.ws.sent == [] and not client.moving
+    client.playing = True
+    asyncio.run(client.maybe_move())
+    assert [json.loads(m)["action"] for m in client.ws.sent] == [{"type": "draw"}]
+
+
 class FakeClient:
     def __init__(self, live_id, seat, acked=None, seen=()):
         self.live_id, self.seat, self.acked, self.seen_private = live_id, seat, acked or {}, set(seen)

@@ -120,6 +120,9 @@ STANDINGS_CACHE_SECONDS = float(os.environ.get("STANDINGS_CACHE_SECONDS", "60"))
 # STANDINGS_SETTLE_SECONDS while hands are being scored (tournament/standings_cache.py).
 STANDINGS_SETTLE_SECONDS = env_number("STANDINGS_SETTLE_SECONDS", default=2, minimum=0, whole=False)
 STANDINGS_SETTLE_MIN_PLAYERS = env_number("STANDINGS_SETTLE_MIN_PLAYERS", default=1000, minimum=1)
+# A logged-in reader's session is trusted this long after Django last confirmed it, for the page cache
+# to serve them the stored page with their own parts (tournament/page_cache.py).
+PAGE_CACHE_READER_SECONDS = env_number("PAGE_CACHE_READER_SECONDS", default=5, minimum=0, whole=False)
 # Production runs the timer/bot sweeper as its own process (`manage.py run_sweeper`) and sets this to 0
 # for the ASGI workers (games/services/timers.py).
 LIVE_SWEEPER_IN_PROCESS = env_bool("LIVE_SWEEPER_IN_PROCESS", default=True)

@@ -232,3 +232,10 @@ def test_settle_settings_come_from_the_environment_and_bad_values_are_refused():
     assert "STANDINGS_SETTLE_SECONDS='soon' is not a number" in _settings_error(STANDINGS_SETTLE_SECONDS="soon")
     assert "STANDINGS_SETTLE_MIN_PLAYERS='0' is not a whole number of at least 1" in _settings_error(
         STANDINGS_SETTLE_MIN_PLAYERS="0")
+
+
+def test_the_reader_session_time_comes_from_the_environment_and_bad_values_are_refused():
+    assert _settings_error(PAGE_CACHE_READER_SECONDS="2.5") == ""
+    assert _settings_error(PAGE_CACHE_READER_SECONDS="0") == ""  # every logged-in request through Django
+    assert "PAGE_CACHE_READER_SECONDS='-1' is not a number of at least 0" in _settings_error(
+        PAGE_CACHE_READER_SECONDS="-1")

@@ -95,7 +95,7 @@ _TOKEN = b'name="csrfmiddlewaretoken" value="'
 
 
 def reader_seconds() -> float:
-    return float(getattr(settings, "PAGE_CACHE_READER_SECONDS", 5.0))
+    return float(settings.PAGE_CACHE_READER_SECONDS)
 
 
 @dataclass

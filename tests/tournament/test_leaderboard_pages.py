@@ -171,21 +171,43 @@ class MarkedApp:
         await send({"type": "http.response.body", "body": f"page {self.calls}".encode()})
 
 
-def call(app, cookie=None, method="GET"):
-    headers = [(b"host", b"testserver")] + ([(b"cookie", cookie)] if cookie else [])
-    scope = {"type": "http", "method": method, "path": "/events/x/leaderboard/", "query_string": b"",
-             "scheme": "http", "headers": headers}
+class Answer:
+    def __init__(self, sent):
+        self.sent = sent
+        self.status = sent[0]["status"]
+        self.headers = [(n.decode().lower(), v.decode("latin-1")) for n, v in sent[0]["headers"]]
+        self.text = b"".join(m.get("body", b"") for m in sent[1:]).decode()
+
+    def header(self, name):
+        return ", ".join(v for n, v in self.headers if n == name.lower())
+
+
+def request(app, path, cookies=None, method="GET", query="", body=b""):
+    headers = [(b"host", b"testserver")]
+    if cookies:
+        headers.append((b"cookie", "; ".join(f"{k}={v}" for k, v in cookies.items()).encode()))
+    scope = {"type": "http", "method": method, "path": path, "query_string": query.encode(), "scheme": "http",
+             "headers": headers}
     sent = []
+
+    async def receive():
+        return {"type": "http.request", "body": body, "more_body": False}
 
     async def send(message):
         sent.append(message)
 
-    async def request():
-        await app(scope, None, send)
+    async def run():
+        await app(scope, receive, send)
         await page_cache.wait_for_refreshes()
 
-    asyncio.run(request())
-    return sent
+    asyncio.run(run())
+    return Answer(sent)
+
+
+def call(app, cookie=None, method="GET"):
+    """The ASGI messages the app sends for one request of the leaderboard's path."""
+    cookies = dict([cookie.decode().split("=", 1)]) if cookie else None
+    return request(app, "/events/x/leaderboard/", cookies, method).sent
 
 
 def test_the_page_cache_serves_a_marked_page_again_while_its_version_is_current(settings):

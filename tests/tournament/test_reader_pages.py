@@ -6,7 +6,6 @@ Django runs behind the real page cache here through its test client (every middl
 templates), in the test's thread, so the test database and the query counts see its queries.
 """
 
-import asyncio
 import re
 from urllib.parse import urlencode
 
@@ -18,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.tournament.test_leaderboard_pages import big_bracket, ranked_event
+from tests.tournament.test_leaderboard_pages import big_bracket, ranked_event, request
 from tournament import page_cache, page_parts
 from tournament.models import Game, Seat
 from tournament.services import results
@@ -71,38 +70,6 @@ def site(monkeypatch):
     return page_cache.PublicPageCache(django), django
 
 
-class Answer:
-    def __init__(self, sent):
-        self.status = sent[0]["status"]
-        self.headers = [(n.decode().lower(), v.decode("latin-1")) for n, v in sent[0]["headers"]]
-        self.text = b"".join(m.get("body", b"") for m in sent[1:]).decode()
-
-    def header(self, name):
-        return ", ".join(v for n, v in self.headers if n == name.lower())
-
-
-def request(app, path, cookies=None, method="GET", query="", body=b""):
-    headers = [(b"host", b"testserver")]
-    if cookies:
-        headers.append((b"cookie", "; ".join(f"{k}={v}" for k, v in cookies.items()).encode()))
-    scope = {"type": "http", "method": method, "path": path, "query_string": query.encode(), "scheme": "http",
-             "headers": headers}
-    sent = []
-
-    async def receive():
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    async def send(message):
-        sent.append(message)
-
-    async def run():
-        await app(scope, receive, send)
-        await page_cache.wait_for_refreshes()
-
-    asyncio.run(run())
-    return Answer(sent)
-
-
 def cookies_of(user):
     client = Client()
     client.force_login(user)
@@ -118,6 +85,14 @@ def position(html):
 
 def without_tokens(html):
     return TOKEN.sub("TOKEN", html)
+
+
+@pytest.fixture
+def alice_reader():
+    """(Alice, the leaderboard's URL, her cookies): a player of an 8-player event with scores."""
+    event, players, _ = ranked_event(8)
+    alice = players[3]
+    return alice, reverse("leaderboard", args=[event.slug]), cookies_of(alice.user)
 
 
 def test_logged_in_readers_get_their_own_parts_never_another_readers(site, django_assert_num_queries):
@@ -162,12 +137,9 @@ def test_logged_in_readers_get_their_own_parts_never_another_readers(site, djang
     assert len(tokens) == 3 and {_unmask_cipher_token(t) for t in tokens} == {as_alice["csrftoken"]}
 
 
-def test_logout_from_a_stored_page_works_and_the_session_is_not_served_again(site):
+def test_logout_from_a_stored_page_works_and_the_session_is_not_served_again(site, alice_reader):
     app, django = site
-    event, players, _ = ranked_event(8)
-    alice = players[3]
-    url = reverse("leaderboard", args=[event.slug])
-    as_alice = cookies_of(alice.user)
+    alice, url, as_alice = alice_reader
     request(app, url, as_alice)
     calls = django.calls
     served = request(app, url, as_alice)
@@ -218,12 +190,9 @@ def test_staff_see_the_admin_link_on_the_bracket_and_the_fragment_is_served_to_e
     assert django.calls == calls and "<html" not in first.text
 
 
-def test_messages_cookie_missing_csrf_cookie_and_unknown_sessions_go_through_django(site):
+def test_messages_cookie_missing_csrf_cookie_and_unknown_sessions_go_through_django(site, alice_reader):
     app, django = site
-    event, players, _ = ranked_event(8)
-    alice = players[3]
-    url = reverse("leaderboard", args=[event.slug])
-    as_alice = cookies_of(alice.user)
+    alice, url, as_alice = alice_reader
     request(app, url)
     request(app, url, as_alice)
     cases = [
@@ -250,12 +219,9 @@ def test_messages_cookie_missing_csrf_cookie_and_unknown_sessions_go_through_dja
     assert {_unmask_cipher_token(TOKEN.search(text).group(1)) for text in texts} == {other["csrftoken"]}
 
 
-def test_an_expired_session_is_checked_again_after_reader_seconds(site, settings):
+def test_an_expired_session_is_checked_again_after_reader_seconds(site, alice_reader, settings):
     app, django = site
-    event, players, _ = ranked_event(8)
-    alice = players[3]
-    url = reverse("leaderboard", args=[event.slug])
-    as_alice = cookies_of(alice.user)
+    alice, url, as_alice = alice_reader
     request(app, url, as_alice)
     assert alice.user.username in request(app, url, as_alice).text
     Session.objects.filter(session_key=as_alice["sessionid"]).update(expire_date=timezone.now())
@@ -301,17 +267,14 @@ def age(reader_key, fraction):
 
 
 @pytest.mark.parametrize("change", ["session deleted", "staff no more", "password changed", "deactivated"])
-def test_a_session_is_checked_again_ahead_of_time_and_forgotten_once_changed(site, change):
+def test_a_session_is_checked_again_ahead_of_time_and_forgotten_once_changed(site, alice_reader, change):
     """Parts whose session was checked more than half READER_SECONDS ago are served while Django's session
     and auth code check it again in the background (no page rendered); a session that is gone (a logout in
     another process) or whose user changed is forgotten by that check, and the next request is Django's."""
     app, django = site
-    event, players, _ = ranked_event(8)
-    alice = players[3]
+    alice, url, as_alice = alice_reader
     alice.user.is_staff = True
     alice.user.save()
-    url = reverse("leaderboard", args=[event.slug])
-    as_alice = cookies_of(alice.user)
     request(app, url, as_alice)
     (reader_key,) = page_cache._readers
     aged = age(reader_key, 0.6)

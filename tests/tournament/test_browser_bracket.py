@@ -62,7 +62,11 @@ def test_projector_mode_puts_stages_side_by_side_in_large_type(live_server, page
 
 @pytest.fixture
 def live_asgi_settings():
-    return {"LIVE_BOT_THINK_SECONDS": [0, 0], "LIVE_NEXT_HAND_SECONDS": 0.2, "LIVE_SWEEP_INTERVAL": 0.05}
+    # The test's players move as fast as the server answers: on a quiet machine faster than the per-socket
+    # limit (30 messages per 5 s) lets a person, and a `rate_limited` move left the test waiting for a
+    # version nobody made (its intermittent timeout).
+    return {"LIVE_BOT_THINK_SECONDS": [0, 0], "LIVE_NEXT_HAND_SECONDS": 0.2, "LIVE_SWEEP_INTERVAL": 0.05,
+            "LIVE_SOCKET_RATE_LIMIT": (1_000_000, 1.0)}
 
 
 @pytest.fixture
@@ -88,6 +92,15 @@ def live_final(live_asgi):
     return event, live, cookies
 
 
+def next_version(socket, seen: int) -> dict:
+    """The socket's first update or state newer than `seen`; a refused move fails here with the server's
+    reason (a `stale` one is followed by the current state)."""
+    message = socket.receive_until(lambda m: m["type"] == "error" or (m["type"] in ("update", "state")
+                                                                       and m["version"] > seen))
+    assert message["type"] != "error" or message.get("code") == "stale", message
+    return message if message["type"] != "error" else next_version(socket, seen)
+
+
 def test_bracket_page_follows_a_final_played_live_over_its_websocket(live_asgi, live_final, page):
     from tests.games.test_faults_restart import RawSocket
 
@@ -100,19 +113,22 @@ def test_bracket_page_follows_a_final_played_live_over_its_websocket(live_asgi, 
     finished = False
     for _ in range(3000):  # the player on turn plays their first legal action; the server deals hands
         latest = max(views.values(), key=lambda m: m["version"])
+        behind = [i for i, m in views.items() if m["version"] < latest["version"]]
+        for i in behind:  # a socket may have been sent a newer state than the others' update: catch up first
+            views[i] = next_version(sockets[i], latest["version"] - 1)
+        if behind:
+            continue
         if latest["game"]["status"] == "finished":
             finished = True
             break
         view = latest["view"]
         on_turn = view.get("turn") if latest["game"]["status"] == "playing" else None
-        mover = next((i for i, m in views.items() if on_turn is not None and m["view"]["seat"] == on_turn
-                      and m["version"] == latest["version"]), None)
+        mover = next((i for i, m in views.items() if on_turn is not None and m["view"]["seat"] == on_turn), None)
         if mover is not None:
             action = {k: v for k, v in views[mover]["view"]["legal_actions"][0].items() if k != "seat"}
             sockets[mover].send({"type": "move", "version": latest["version"], "action": action})
         for i, s in enumerate(sockets):  # everyone catches up with the next version
-            views[i] = s.receive_until(lambda m, seen=latest["version"]: m["type"] in ("update", "state")
-                                       and m["version"] > seen)
+            views[i] = next_version(s, latest["version"])
     for s in sockets:
         s.close()
     assert finished, "the final did not end"

@@ -3,6 +3,7 @@ both cached per scores version and recomputed when a hand is recorded or correct
 
 import asyncio
 import re
+import time
 
 import pytest
 from django.urls import reverse
@@ -210,12 +211,23 @@ def call(app, cookie=None, method="GET"):
     return request(app, "/events/x/leaderboard/", cookies, method).sent
 
 
-def test_the_page_cache_serves_a_marked_page_again_while_its_version_is_current(settings):
+def checked(version, seconds_ago: float = 0.0) -> None:
+    """The page cache's process last confirmed `version` as its event's current one `seconds_ago`."""
+    standings_cache._versions[version.event_id] = (version, time.monotonic() - seconds_ago)
+
+
+def marked_page_cache(settings, event_id: int):
+    """(version, the page cache in front of a `MarkedApp` for that version just checked); checks by time
+    once a minute."""
     settings.STANDINGS_VERSION_CHECK_SECONDS = 60
-    version = standings_cache.Version(987654, 1.5, 3)
-    standings_cache._versions[987654] = (version, __import__("time").monotonic())
-    inner = MarkedApp(version)
-    app = page_cache.PublicPageCache(inner)
+    version = standings_cache.Version(event_id, 1.5, 3)
+    checked(version)
+    return version, page_cache.PublicPageCache(MarkedApp(version))
+
+
+def test_the_page_cache_serves_a_marked_page_again_while_its_version_is_current(settings):
+    version, app = marked_page_cache(settings, 987654)
+    inner = app.app
     first = call(app)
     assert all(name != page_cache.PUBLIC_PAGE_HEADER.lower().encode() for name, _ in first[0]["headers"])
     assert call(app)[1]["body"] == b"page 1" and inner.calls == 1  # served from memory
@@ -226,15 +238,12 @@ def test_the_page_cache_serves_a_marked_page_again_while_its_version_is_current(
 
 
 def test_a_check_due_by_time_is_made_in_the_background_while_readers_get_the_stored_page(settings):
-    settings.STANDINGS_VERSION_CHECK_SECONDS = 60
-    version = standings_cache.Version(987656, 1.5, 3)
-    standings_cache._versions[987656] = (version, __import__("time").monotonic())
-    inner = MarkedApp(version)
-    app = page_cache.PublicPageCache(inner)
+    version, app = marked_page_cache(settings, 987656)
+    inner = app.app
     call(app)
-    standings_cache._versions[987656] = (version, __import__("time").monotonic() - 61)  # checked 61 s ago
+    checked(version, seconds_ago=61)  # checked 61 s ago
     assert call(app)[1]["body"] == b"page 1" and inner.calls == 2  # the stored page; the check ran meanwhile
-    standings_cache._versions[987656] = (version, __import__("time").monotonic())  # as Django's check does
+    checked(version)  # as Django's check does
     assert call(app)[1]["body"] == b"page 2" and inner.calls == 2  # the page the check got
 
 
@@ -251,12 +260,9 @@ class UnmarkedApp:
 
 
 def test_a_stored_page_the_check_does_not_confirm_is_dropped(settings):
-    settings.STANDINGS_VERSION_CHECK_SECONDS = 60
-    version = standings_cache.Version(987655, 1.5, 3)
-    standings_cache._versions[987655] = (version, __import__("time").monotonic())
-    app = page_cache.PublicPageCache(MarkedApp(version))
+    version, app = marked_page_cache(settings, 987655)
     call(app)
-    standings_cache._versions[987655] = (version, __import__("time").monotonic() - 61)
+    checked(version, seconds_ago=61)
     app.app = UnmarkedApp()  # the event was unpublished meanwhile
     assert call(app)[1]["body"] == b"page 1" and app.app.calls == 1  # stale once, while the check runs
     assert call(app)[1]["body"] == b"gone" and app.app.calls == 2  # then straight through Django

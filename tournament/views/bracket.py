@@ -149,6 +149,16 @@ def _anonymous(request) -> bool:
     return settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
 
 
+def _rendered_for(request, version, round_: Round, template: str, context) -> HttpResponse:
+    """``template`` rendered for this request alone (a search, pending messages...): nothing kept, and
+    private to a logged-in reader."""
+    diagram = _diagram_for(version, round_)
+    response = HttpResponse(render_to_string(template, context(diagram, _view(request, diagram)), request))
+    if request.user.is_authenticated:
+        patch_cache_control(response, private=True)
+    return response
+
+
 def _respond(request, version, round_: Round, kind: str, template: str, context, *,
              parts_context: dict | None = None) -> HttpResponse:
     """``template`` rendered with ``context(diagram, view)``. The HTML a reader without a session sees is
@@ -161,11 +171,7 @@ def _respond(request, version, round_: Round, kind: str, template: str, context,
     anonymous = everyone or _anonymous(request)
     reader = not anonymous and servable_reader(request)
     if not anonymous and not reader:
-        diagram = _diagram_for(version, round_)
-        response = HttpResponse(render_to_string(template, context(diagram, _view(request, diagram)), request))
-        if request.user.is_authenticated:
-            patch_cache_control(response, private=True)
-        return response
+        return _rendered_for(request, version, round_, template, context)
     raw = request.META.get("QUERY_STRING", "")
 
     def render() -> tuple[str, bool]:
@@ -204,12 +210,7 @@ def bracket(request, slug: str, number: int):
         return values
 
     if query:
-        diagram = _diagram_for(version, round_)
-        response = HttpResponse(render_to_string("tournament/bracket.html", context(diagram, _view(request, diagram)),
-                                                 request))
-        if request.user.is_authenticated:
-            patch_cache_control(response, private=True)
-        return response
+        return _rendered_for(request, version, round_, "tournament/bracket.html", context)
     return _respond(request, version, round_, "bracket-page", "tournament/bracket.html", context,
                     parts_context={"event": event, "active": ""})
 

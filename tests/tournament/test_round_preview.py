@@ -105,3 +105,14 @@ def test_a_thousand_players_preview_in_a_small_page_and_confirm_with_a_few_field
     assert response["Location"] == reverse("admin:tournament_round_overview", args=[round_.pk])
     assert Seat.objects.filter(table__round=round_, player__isnull=False).count() == 1000
     assert round_.tables.count() == 250
+
+
+def test_the_page_says_when_the_players_changed_since_the_preview(organizer_client, event):
+    players = make_players(event, 8)
+    url = reverse("admin:tournament_event_first_round", args=[event.pk])
+    organizer_client.post(url, {"seed": "3", "source": "registered", "preview": "Preview"})
+    assert 'value="Confirm: create round 1 with this seating" >' in organizer_client.get(url).content.decode()
+    Player.objects.filter(pk=players[0].pk).update(status=Player.Status.WITHDRAWN)
+    html = organizer_client.get(url).content.decode()
+    assert "The players changed since this preview: 1 seated player can no longer play." in html
+    assert 'value="Confirm: create round 1 with this seating" disabled>' in html

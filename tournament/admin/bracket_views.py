@@ -19,6 +19,7 @@ from tournament.brackets import GAME_FORMATS, STANDARD, BracketError
 from tournament.models import BracketStage, Player, Round
 from tournament.services import brackets
 from tournament.services.brackets import DRAW, FIELD_METHODS, TOP, NextRoundOptions
+from tournament.services.rounds import RoundError
 
 
 def urls(model_admin) -> list:
@@ -157,7 +158,7 @@ def bracket_round(model_admin, request, event_id, round_id):
         require_permission(request, Round, "change")
         try:
             _bracket_action(request, round_)
-        except BracketError as error:
+        except (BracketError, RoundError) as error:  # a stage that cannot start says why (RoundError)
             messages.error(request, str(error))
         return redirect(request.path)
     state = brackets.load_bracket(round_)

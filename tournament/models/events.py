@@ -81,10 +81,10 @@ class Event(models.Model):
             errors["rules_overrides"] = "Overrides must be a JSON object of option names and values."
         if errors:
             raise ValidationError(errors)
-        from tournament.rules import RulesRefused, rules_for_event
+        from tournament.rules import RulesRefused, check_table_sizes
 
         try:
-            rules_for_event(self)
+            check_table_sizes(self)  # the rules themselves first, then the table sizes they can be played by
         except RulesRefused as refused:
             raise ValidationError({refused.field: str(refused)}) from refused
 

@@ -57,6 +57,7 @@ from tournament.models import (
     Table,
     TiebreakDraw,
 )
+from tournament.rules import unplayable_sizes
 from tournament.services import audit, rotations
 from tournament.services.rounds import _notify, target_score_for
 from tournament.standings import StandingRow, compute_standings
@@ -280,7 +281,10 @@ def plan_next_round(event: Event, options: NextRoundOptions) -> NextRoundPlan:
                     raise BracketError(f"Stage {stage.number}: {GAME_FORMATS[game_format].split(':')[0]} needs "
                                        f"tables of exactly 4, and this stage has tables of "
                                        f"{sorted(set(stage.table_sizes))}.")
-                rules_for_format(event, game_format)
+                unplayable = unplayable_sizes(rules_for_format(event, game_format),
+                                              (4,) if game_format in ROTATIONS else stage.table_sizes)
+                if unplayable:
+                    raise BracketError(f"Stage {stage.number}: {unplayable}")
             stage_one = seat_stage(field_ids, bracket.stages[0], options.format_of(1))
         except BracketError as error:
             problems.append(str(error))

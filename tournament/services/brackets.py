@@ -335,7 +335,7 @@ def create_bracket_round(event: Event, options: NextRoundOptions, expected_field
             for line in plan.lines if line.is_in
         ])
         TiebreakDraw.objects.bulk_create([
-            TiebreakDraw(round=round_, stage=0, table_number=table_number, players_key=tie.key,
+            TiebreakDraw(round=round_, stage=0, table_number=table_number, players_key=tie.digest,
                          method=options.tie_method, seed=options.draw_seed if options.tie_method == DRAW else None,
                          order=tie.order, places=tie.places, actor=actor if getattr(actor, "pk", None) else None)
             for tie, table_number in plan.ties if tie.order is not None
@@ -569,7 +569,7 @@ class AdvanceResult:
 
 def _resolve_stage_tie(state: BracketState, stage: BracketStage, table: TableState, tie: Tie,
                        created: list[TiebreakDraw] | None) -> list | None:
-    key = (stage.number, table.table.number, tie.key)
+    key = (stage.number, table.table.number, tie.digest)
     draw = state.draws.get(key)
     if draw is not None:
         return list(draw.order)
@@ -577,7 +577,7 @@ def _resolve_stage_tie(state: BracketState, stage: BracketStage, table: TableSta
         return None
     seed = new_draw_seed()
     draw = TiebreakDraw(round=state.round, stage=stage.number, table_number=table.table.number,
-                        players_key=tie.key, method=DRAW, seed=seed, order=draw_order(tie.players, seed),
+                        players_key=tie.digest, method=DRAW, seed=seed, order=draw_order(tie.players, seed),
                         places=tie.places)
     state.draws[key] = draw
     created.append(draw)
@@ -791,13 +791,13 @@ def _next_ranked(round_: Round, state: BracketState, actor) -> Player:
     created: list[TiebreakDraw] = []
 
     def resolve(tie: Tie):
-        existing = TiebreakDraw.objects.filter(round=round_, stage=0, table_number=None, players_key=tie.key).first()
+        existing = TiebreakDraw.objects.filter(round=round_, stage=0, table_number=None, players_key=tie.digest).first()
         if existing:
             return list(existing.order)
         if method == HAND:
             return None
         seed = new_draw_seed()
-        created.append(TiebreakDraw(round=round_, stage=0, players_key=tie.key, method=DRAW, seed=seed,
+        created.append(TiebreakDraw(round=round_, stage=0, players_key=tie.digest, method=DRAW, seed=seed,
                                     order=draw_order(tie.players, seed), places=tie.places,
                                     actor=actor if getattr(actor, "pk", None) else None))
         return created[-1].order
@@ -827,7 +827,7 @@ def record_tiebreak_hand(round_: Round, stage_number: int, table_number: int | N
         if sorted(order) != sorted(tie.players):
             raise BracketError("Give the order of exactly the tied players.")
         TiebreakDraw.objects.create(round=round_, stage=stage_number, table_number=table_number,
-                                    players_key=tie.key, method=HAND, order=list(order), places=tie.places,
+                                    players_key=tie.digest, method=HAND, order=list(order), places=tie.places,
                                     actor=actor if getattr(actor, "pk", None) else None)
         audit.record(round_.event, actor, "bracket.tiebreak_hand",
                      f"Round {round_.number}, stage {stage_number}, table {table_number}",

@@ -57,7 +57,7 @@ from tournament.models import (
     Table,
     TiebreakDraw,
 )
-from tournament.services import audit, rotations
+from tournament.services import audit, bracket_corrections, rotations
 from tournament.services.rounds import _notify, target_score_for
 from tournament.standings import StandingRow, compute_standings
 
@@ -565,6 +565,8 @@ class AdvanceResult:
     waiting: list[str] = field(default_factory=list)  # why a stage cannot be built yet, tables still playing
     blocks: list[str] = field(default_factory=list)  # partner rotation blocks started
     champion: int | None = None
+    reseated: list[str] = field(default_factory=list)  # started stages following a corrected result
+    conflicts: list[str] = field(default_factory=list)  # started stages that cannot follow it (played)
 
 
 def _resolve_stage_tie(state: BracketState, stage: BracketStage, table: TableState, tie: Tie,
@@ -632,6 +634,7 @@ def advance_bracket(round_: Round) -> AdvanceResult:
                 break
             following = state.stages[index + 1]
             if following.started:
+                _follow_started(round_, state, index, advancers, outcome)
                 continue
             seeds = None
             if advancers is not None:
@@ -659,13 +662,41 @@ def advance_bracket(round_: Round) -> AdvanceResult:
             break
         if created:
             TiebreakDraw.objects.bulk_create(created)
-        if outcome.built or outcome.removed or created or outcome.blocks:
+        if outcome.built or outcome.removed or created or outcome.blocks or outcome.reseated:
             audit.record(round_.event, None, "bracket.advance", f"Round {round_.number}",
                          changes={"built": outcome.built, "removed": outcome.removed, "blocks": outcome.blocks,
+                                  "reseated": outcome.reseated,
                                   "draws": [{"stage": d.stage, "table": d.table_number, "seed": d.seed,
                                              "order": d.order} for d in created]})
         _settle_round_status(round_, outcome.champion is not None)
     return outcome
+
+
+def _follow_started(round_: Round, state: BracketState, index: int, advancers, outcome: AdvanceResult) -> None:
+    """A started stage against the results it was seated from (``bracket_corrections``): reseated while
+    nothing there is played, reported as a conflict otherwise."""
+    found = bracket_corrections.disagreement(state, index, advancers, waiting_for(state.stages[index]))
+    if found is None:
+        return
+    if bracket_corrections.can_reseat(found):
+        outcome.reseated.append(bracket_corrections.reseat(round_, found, state.players))
+    else:
+        outcome.conflicts.append(bracket_corrections.conflict_message(found, state.players))
+
+
+def started_stage_conflicts(round_: Round) -> list[str]:
+    """Started stages whose players disagree with the results they were seated from and cannot follow
+    them any more; read only (no draws made, nothing reseated)."""
+    if round_.kind != Round.Kind.BRACKET:
+        return []
+    state = load_bracket(round_)
+    conflicts = []
+    for index, stage_state in enumerate(state.stages[:-1]):
+        advancers = stage_advancers(state, stage_state)
+        found = bracket_corrections.disagreement(state, index, advancers, waiting_for(stage_state))
+        if found is not None and not bracket_corrections.can_reseat(found):
+            conflicts.append(bracket_corrections.conflict_message(found, state.players))
+    return conflicts
 
 
 def waiting_for(stage_state: StageState) -> str:

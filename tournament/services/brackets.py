@@ -4,7 +4,8 @@ The shapes come from the pure ``tournament.brackets``; this module loads and sav
 stored: ``advance_bracket`` derives it from the finished games' hand scores every time it runs, builds a
 stage's tables once the stage before is complete, and rebuilds (or removes) tables of stages that have
 not started when a correction changes the result. It is idempotent, so it is safe to call after any
-change: the results service and the live games call ``on_game_finished(game)``.
+change: the results service and the live games call ``on_game_finished(game)``. A stage that has
+started follows a corrected result only while nothing there is played (``bracket_corrections``).
 
 A partner rotation's table plays one game per block of four hands; ``advance_bracket`` also starts a
 rotation's next block once the block before has ended (``tournament.services.rotations``).

@@ -170,7 +170,7 @@ def bracket_round(model_admin, request, event_id, round_id):
         stage_state.waiting = waiting.get(stage_state.stage.number, "")
     removable = [p for p in state.players.values() if p.status not in brackets.ACTIVE]
     context = _context(model_admin, request, event, f"Round {round_.number} of {event}: bracket", round=round_,
-                       state=state, removable=removable,
+                       state=state, removable=removable, conflicts=brackets.started_stage_conflicts(round_),
                        public_url=reverse("bracket", args=[event.slug, round_.number]),
                        can_change=request.user.has_perm("tournament.change_round"))
     return TemplateResponse(request, "admin/tournament/bracket_round.html", context)
@@ -213,9 +213,13 @@ def _report(request, result: brackets.AdvanceResult) -> None:
     done = [f"Stage {n} seated." for n in result.built] + [f"Stage {n}'s tables removed (the entrants changed)."
                                                           for n in result.removed]
     done += [f"Partner rotation {text} started." for text in result.blocks]
+    done += [f"Reseated after a corrected result: {text}" for text in result.reseated]
     if result.champion is not None:
         done.append(f"Champion: {Player.objects.get(pk=result.champion)}.")
-    messages.success(request, " ".join(done) or "The bracket is up to date.")
+    for text in result.conflicts:
+        messages.error(request, f"Not up to date: {text}")
+    if done or not result.conflicts:
+        messages.success(request, " ".join(done) or "The bracket is up to date.")
     for text in result.waiting:
         messages.warning(request, f"Waiting: {text}")
 

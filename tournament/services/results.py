@@ -18,14 +18,14 @@ game (the target, or a rotation block's fourth hand) closes its live table, as f
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils import timezone
 
 from tournament.models import Game, Hand, HandScore, Round, Seat
 from tournament.services import audit
-from tournament.services.brackets import on_game_finished
+from tournament.services.brackets import BracketError, on_game_finished, started_stage_conflicts
 from tournament.services.rounds import _notify, finish_round_if_done
 
 SUPPORTED_SCORING = "winner_takes"
@@ -41,6 +41,7 @@ class HandOutcome:
     created: bool
     game_finished: bool
     game_reopened: bool
+    reseated: list[str] = field(default_factory=list)  # a started bracket stage following the correction
 
 
 def points_won_for(winner_seat_id: int, points_left: Mapping[int, int],
@@ -122,6 +123,7 @@ def record_hand(
         _refuse_while_played_live(game)
         ordered = game_seats(game)
         team_of = _check_scoring(game, ordered)
+        conflicts_before = set(started_stage_conflicts(game.table.round))
         seats = {seat.pk: seat for seat in ordered}
         points = _checked_points(seats, winner_seat_id, points_left)
         hand = Hand.objects.filter(game=game, number=number).first()
@@ -171,10 +173,25 @@ def record_hand(
             finish_round_if_done(round_)
         elif reopened and round_.status == Round.Status.FINISHED:
             Round.objects.filter(pk=round_.pk).update(status=Round.Status.RUNNING)
+        reseated: list[str] = []
         if game.status == Game.Status.FINISHED or reopened:
-            on_game_finished(game)  # a bracket follows the result (does nothing outside bracket rounds)
+            try:
+                advanced = on_game_finished(game)  # a bracket follows the result (nothing outside brackets)
+            except BracketError as error:
+                raise ResultError(str(error)) from error
+            _refuse_what_a_started_stage_cannot_follow(round_, conflicts_before)
+            reseated = list(advanced.reseated) if advanced is not None else []
     _notify(event)
-    return HandOutcome(hand, created, finished, reopened)
+    return HandOutcome(hand, created, finished, reopened, reseated)
+
+
+def _refuse_what_a_started_stage_cannot_follow(round_: Round, before: set[str]) -> None:
+    """A bracket stage that has started follows a corrected result of the stage before it only while
+    nothing there is played (``services.bracket_corrections``); a correction that a started stage can
+    no longer follow is refused (the transaction rolls back) with what must be undone first."""
+    new = [text for text in started_stage_conflicts(round_) if text not in before]
+    if new:
+        raise ResultError("Refused: " + " ".join(new))
 
 
 def played_live_now(game: Game) -> bool:

@@ -148,10 +148,10 @@ def _move(live_id: int, user, version: int, action: dict, move_id: str, via_toke
     return submit_move(live_id, user, version, action, move_id, via_token=via_token)
 
 
-def _returned(live_id: int, user) -> bool:
+def _returned(live_id: int, user, via_token: bool) -> bool:
     from games.services.moves import player_returned
 
-    return player_returned(live_id, user)
+    return player_returned(live_id, user, via_token=via_token)
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -287,7 +287,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                     await self.game_changed({"version": stored})
                 await self.send_message({"type": "pong", "echo": message.get("echo")})
             elif kind == "sync":
-                await database_calls.run(_returned, self.live_id, self.user)
+                await database_calls.run(_returned, self.live_id, self.user, self.via_token)
                 await self.send_state()
             else:
                 await self.handle_move(message)

@@ -234,10 +234,12 @@ def store_notice(live: LiveGame, game: engine.Game, holders: list[SeatHolder], k
                         before=deadlines.turn_key(live, game))
 
 
-def player_returned(live_game_id: int, user) -> bool:
-    """A player who syncs is back: a bot that had taken over the seat stops (a new version says so)."""
+def player_returned(live_game_id: int, user, *, via_token: bool = False) -> bool:
+    """A player who syncs is back: a bot that had taken over the seat stops (a new version says so).
+    Where players' seats are played by their bots (`token_moves_only`), only the bot's socket (`via_token`)
+    is the player coming back: the owner watching in a browser is not."""
     live = live_rows.load(live_game_id)
-    if live is None or live.status != LiveGame.Status.RUNNING:
+    if live is None or live.status != LiveGame.Status.RUNNING or (live.token_moves_only and not via_token):
         return False
     seat = seat_of_user(seat_holders(live), user)
     if seat is None or not (_flag(live.bot_takeover, seat) or _flag(live.missed_turns, seat)):

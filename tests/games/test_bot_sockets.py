@@ -10,7 +10,7 @@ from django.utils import timezone
 from access_tokens.services import create_token, revoke_token
 from access_tokens.websocket import CLOSE_BAD_TOKEN
 from config.asgi import application
-from games.models import LiveMove
+from games.models import LiveGame, LiveMove
 from games.services import timers
 from games.services.lifecycle import live_game_for, start_practice_game
 from tests.games.factories import Socket, login_socket, make_tournament_game, session_cookie
@@ -149,4 +149,29 @@ async def test_a_bot_league_game_takes_players_moves_through_tokens_only():
     move = await database_sync_to_async(LiveMove.objects.get)(live_game=live, version=ack["version"])
     assert move.actor == "player" and move.via_token  # still the player's move (participation), marked as the bot's
     for s in [*browsers, bot]:
+        await s.comm.disconnect()
+
+
+async def test_at_a_bot_seat_only_the_bots_socket_ends_a_takeover():
+    user, live, made = await practice_with_bot()
+
+    def taken_over():
+        LiveGame.objects.filter(pk=live.pk).update(bot_takeover=[True, False, False])
+
+    def still_taken_over():
+        return LiveGame.objects.get(pk=live.pk).bot_takeover[0]
+
+    await database_sync_to_async(taken_over)()
+    browser = await login_socket(live.pk, user)
+    await browser.connect()
+    await browser.send({"type": "sync"})
+    await browser.receive_until(lambda m: m["type"] == "state")
+    assert await database_sync_to_async(still_taken_over)()  # the owner watching is not the bot coming back
+    bot = token_socket(live.pk, made.secret)
+    await bot.connect()
+    await bot.send({"type": "sync"})
+    state = await bot.receive_until(lambda m: m["type"] == "state")
+    assert state["game"]["seats"][0]["takeover"] is False
+    assert not await database_sync_to_async(still_taken_over)()
+    for s in (browser, bot):
         await s.comm.disconnect()

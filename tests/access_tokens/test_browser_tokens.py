@@ -2,8 +2,12 @@
 on the account page, copies it once, the API takes it; starts a practice game for their bot; revokes it."""
 
 import json
+import os
+import subprocess
+import sys
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -13,6 +17,7 @@ from django.test import Client
 from games.models import LiveGame
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -54,6 +59,16 @@ def test_student_makes_a_token_seats_their_bot_and_revokes_the_token(live_asgi, 
 
     status, body = my_tables(live_asgi.url, secret)
     assert status == 200 and [t["game"] for t in body["tables"]] == [live.pk] and body["tables"][0]["bot_seat"]
+
+    # The example bot takes the seat; the page watching it marks its moves in the log.
+    bot = subprocess.Popen([sys.executable, str(ROOT / "examples" / "bot.py"), "--server", live_asgi.url],
+                           env={**os.environ, "UNO_TOKEN": secret}, cwd=ROOT,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        page.locator("#log-list li", has_text="🤖").first.wait_for(timeout=60_000)
+    finally:
+        bot.terminate()
+        bot.wait(timeout=10)
 
     page.goto(live_asgi.url + "/account/tokens/")
     assert secret not in page.content()  # shown once only

@@ -27,8 +27,11 @@ MALFORMED_REASON = "malformed Authorization header: send 'Bearer <token>'"
 def presented_token(scope) -> tuple[bool, str | None]:
     """(a token was presented, the token or None if malformed), from the header or the query string."""
     for name, value in scope.get("headers", []):
-        if name.lower() == b"authorization":
-            return True, bearer_secret(value.decode("latin-1"))
+        # Only a Bearer header is a token: a browser may send its HTTP Basic credentials to a site behind
+        # a password (a staging server), and that socket is a browser's like any other.
+        text = value.decode("latin-1").strip()
+        if name.lower() == b"authorization" and text[:7].lower() in ("bearer", "bearer "):
+            return True, bearer_secret(text)
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     if "token" in query:
         return True, query["token"][-1]

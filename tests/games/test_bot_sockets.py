@@ -106,6 +106,11 @@ async def test_a_cookie_socket_still_needs_its_origin():
     browser = await login_socket(live.pk, user)
     assert (await browser.connect())["seat"] == 0
     await browser.comm.disconnect()
+    # a browser sending a site password (HTTP Basic) is still a browser, not a bad token
+    behind_password = await login_socket(live.pk, user)
+    behind_password.comm.scope["headers"].append((b"authorization", b"Basic dXNlcjpwYXNz"))
+    assert (await behind_password.connect())["seat"] == 0
+    await behind_password.comm.disconnect()
 
 
 async def test_a_token_for_someone_else_only_watches_and_a_private_game_stays_private():

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "bootstrap",  # django-bootstrap-static: Bootstrap 5 served locally, no CDN
     "tournament",
     "games",
+    "access_tokens",
 ]
 
 MIDDLEWARE = [

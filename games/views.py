@@ -48,6 +48,11 @@ def play_home(request):
     })
 
 
+def _seat_name(live: LiveGame, holder) -> str:
+    """A player's seat played by their own bot (through their token) is marked so."""
+    return f"🤖 {holder.name}" if live.token_moves_only and not holder.is_bot else holder.name
+
+
 def table(request, live_game_id: int):
     live = get_object_or_404(LiveGame.objects.select_related("game", "owner"), pk=live_game_id)
     if live.kind == LiveGame.Kind.PRACTICE and live.owner_id != request.user.pk:
@@ -56,7 +61,7 @@ def table(request, live_game_id: int):
     seat = seat_of_user(holders, request.user)
     return render(request, "games/table.html", {
         "live_game": live, "ws_path": live.ws_path, "role": "spectator" if seat is None else "player",
-        "seat": seat, "seat_names": [h.name for h in holders], "title": live.title,
+        "seat": seat, "seat_names": [_seat_name(live, h) for h in holders], "title": live.title,
         "rotation_block": bool(live.game_id and live.game.seat_order),  # the page asks where the next block is
     })
 
@@ -112,7 +117,8 @@ def practice(request):
     form = PracticeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        live = start_practice_game(request.user, data["preset"], data["opponents"], data["bot_kind"])
+        live = start_practice_game(request.user, data["preset"], data["opponents"], data["bot_kind"],
+                                   with_my_bot=data["with_my_bot"])
         return redirect("games:table", live.pk)
     return render(request, "games/practice.html", {"form": form, "games": _practice_games(request.user)})
 

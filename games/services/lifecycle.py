@@ -68,6 +68,7 @@ def live_game_for(tgame, seed: int | None = None) -> LiveGame:
         kind=LiveGame.Kind.TOURNAMENT, game=tgame, seat_count=seats,
         title=f"{event.name} – round {tgame.table.round.number}, table {tgame.table.number}{block}",
         turn_seconds=event.turn_seconds, missed_turns_before_bot=event.missed_turns_before_bot,
+        token_moves_only=event.bot_league,  # players' bots play through their access tokens
     )
     try:
         with transaction.atomic():
@@ -122,15 +123,21 @@ def check_practice_setup(preset: str, opponents: int, bot_kind: str) -> engine.R
 
 
 def start_practice_game(user, preset: str, opponents: int, bot_kind: str = "heuristic",
-                        seed: int | None = None, turn_seconds: int | None = None) -> LiveGame:
-    """A private game of `user` (seat 0) against `opponents` bots."""
+                        seed: int | None = None, turn_seconds: int | None = None, *, with_my_bot: bool = False,
+                        target: int | None = None) -> LiveGame:
+    """A private game of `user` (seat 0) against `opponents` bots. `with_my_bot`: seat 0 is played by
+    the user's own bot, whose moves come only through the user's access token. `target`: the points that
+    end the game, if not the preset's (a short game)."""
     rules = check_practice_setup(preset, opponents, bot_kind)
+    if target is not None:
+        rules = rules.with_overrides(target=target)
     if turn_seconds is None:
         turn_seconds = getattr(settings, "LIVE_PRACTICE_TURN_SECONDS", DEFAULT_PRACTICE_TURN_SECONDS)
+    who = "Your bot" if with_my_bot else "Practice"
     live = LiveGame(kind=LiveGame.Kind.PRACTICE, owner=user, seat_count=opponents + 1,
-                    title=f"Practice: {rules.preset} against {opponents} bot{'s' if opponents > 1 else ''}",
+                    title=f"{who}: {rules.preset} against {opponents} bot{'s' if opponents > 1 else ''}",
                     bot_kinds=[""] + [bot_kind] * opponents, turn_seconds=turn_seconds,
-                    missed_turns_before_bot=3)
+                    missed_turns_before_bot=3, token_moves_only=with_my_bot)
     with transaction.atomic():
         return _start(live, rules, seed)
 

@@ -72,16 +72,20 @@ def check_open(live: LiveGame) -> None:
             raise MoveRefused(PAUSED, "this game has not started yet", live.version)
 
 
-def submit_move(live_game_id: int, user, version: Any, action: Any, client_move_id: str = "") -> MoveDone:
+def submit_move(live_game_id: int, user, version: Any, action: Any, client_move_id: str = "", *,
+                via_token: bool = False) -> MoveDone:
     """A move from a player's socket: `action` is the engine action dict without the seat (or with the
     player's own hand seat), `version` the game version the player saw. Raises `MoveRefused`.
 
     A client move id that this seat already played is refused `already_played`. It is looked up only
     when the move is refused for another reason; a move that would be applied is stopped by the move
-    table's unique (game, seat, client move id) instead, so the usual move costs no query for its id."""
+    table's unique (game, seat, client move id) instead, so the usual move costs no query for its id.
+
+    `via_token`: the socket was opened with the player's personal access token (their bot); the move is
+    stored marked so. A game with `token_moves_only` takes players' moves only that way."""
     try:
         with transaction.atomic():
-            return _submit_locked(live_game_id, user, version, action, client_move_id)
+            return _submit_locked(live_game_id, user, version, action, client_move_id, via_token)
     except IntegrityError:
         if client_move_id and LiveMove.objects.filter(live_game_id=live_game_id,
                                                       client_move_id=client_move_id).exists():
@@ -89,7 +93,8 @@ def submit_move(live_game_id: int, user, version: Any, action: Any, client_move_
         raise
 
 
-def _submit_locked(live_game_id: int, user, version: Any, action: Any, client_move_id: str) -> MoveDone:
+def _submit_locked(live_game_id: int, user, version: Any, action: Any, client_move_id: str,
+                   via_token: bool) -> MoveDone:
     live = lock_live_game(live_game_id)
     if live is None:
         raise MoveRefused(NOT_FOUND, "this game does not exist")
@@ -98,6 +103,9 @@ def _submit_locked(live_game_id: int, user, version: Any, action: Any, client_mo
     if seat is None:
         raise MoveRefused(FORBIDDEN, "spectators cannot act: you hold no seat at this table", live.version)
     check_open(live)
+    if live.token_moves_only and not via_token:
+        raise MoveRefused(FORBIDDEN, "a bot plays this seat: moves come through its access token "
+                          "(see docs/bots.md)", live.version)
     hand_seat = hand_seat_of(live.hand_seats, seat)
     if not isinstance(action, dict):
         raise MoveRefused(MALFORMED, "'action' must be an object such as {\"type\": \"draw\"}", live.version)
@@ -121,7 +129,7 @@ def _submit_locked(live_game_id: int, user, version: Any, action: Any, client_mo
             raise MoveRefused(ILLEGAL, "the hand is over; the next hand is dealt in a moment", live.version)
         _player_is_back(live, seat)
         return apply_locked(live, game, holders, seat, parsed, LiveMove.Actor.PLAYER, user=user,
-                            client_move_id=client_move_id)
+                            client_move_id=client_move_id, via_token=via_token)
     except MoveRefused as refused:
         if refused.code != ALREADY_PLAYED and client_move_id and LiveMove.objects.filter(
                 live_game=live, seat=seat, client_move_id=client_move_id).exists():
@@ -149,7 +157,8 @@ def _fill_seat_lists(live: LiveGame) -> None:
 
 
 def apply_locked(live: LiveGame, game: engine.Game, holders: list[SeatHolder], seat: int,
-                 action: engine.Action, actor: str, *, user=None, client_move_id: str = "") -> MoveDone:
+                 action: engine.Action, actor: str, *, user=None, client_move_id: str = "",
+                 via_token: bool = False) -> MoveDone:
     """Apply `action` (hand seat numbers) for game seat `seat` to the locked `live`; store and announce."""
     before = deadlines.turn_key(live, game)
     hand_number = len(game.results)
@@ -158,13 +167,14 @@ def apply_locked(live: LiveGame, game: engine.Game, holders: list[SeatHolder], s
     except engine.EngineError as error:  # IllegalAction, or "the game is over"
         raise MoveRefused(ILLEGAL, str(error), live.version) from error
     store_change(live, game, holders, events, seat=seat, actor=actor, action=action.to_dict(), user=user,
-                 client_move_id=client_move_id, hand_number=hand_number, before=before)
+                 client_move_id=client_move_id, hand_number=hand_number, before=before, via_token=via_token)
     return MoveDone(live.version, seat)
 
 
 def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], events: list[engine.Event], *,
                  seat: int | None, actor: str, action: dict | None, hand_number: int, before: tuple | None,
-                 user=None, client_move_id: str = "", now: datetime | None = None) -> LiveMove:
+                 user=None, client_move_id: str = "", now: datetime | None = None,
+                 via_token: bool = False) -> LiveMove:
     """Store one change (the engine game already changed in memory): the move row, the new state and
     version, the tournament rows of a finished hand, timers; announce it after the commit."""
     now = now or timezone.now()
@@ -175,7 +185,7 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
         live_game=live, version=live.version, hand_number=hand_number, seat=seat, actor=actor,
         user=user if user is not None and getattr(user, "is_authenticated", False) else None,
         action=action, events=[e.to_dict() for e in events], hand_seats=list(live.hand_seats),
-        client_move_id=client_move_id,
+        client_move_id=client_move_id, via_token=via_token,
     )
     scored = [e for e in events if e.kind == "hand_scored"]
     if scored:
@@ -224,10 +234,12 @@ def store_notice(live: LiveGame, game: engine.Game, holders: list[SeatHolder], k
                         before=deadlines.turn_key(live, game))
 
 
-def player_returned(live_game_id: int, user) -> bool:
-    """A player who syncs is back: a bot that had taken over the seat stops (a new version says so)."""
+def player_returned(live_game_id: int, user, *, via_token: bool = False) -> bool:
+    """A player who syncs is back: a bot that had taken over the seat stops (a new version says so).
+    Where players' seats are played by their bots (`token_moves_only`), only the bot's socket (`via_token`)
+    is the player coming back: the owner watching in a browser is not."""
     live = live_rows.load(live_game_id)
-    if live is None or live.status != LiveGame.Status.RUNNING:
+    if live is None or live.status != LiveGame.Status.RUNNING or (live.token_moves_only and not via_token):
         return False
     seat = seat_of_user(seat_holders(live), user)
     if seat is None or not (_flag(live.bot_takeover, seat) or _flag(live.missed_turns, seat)):

@@ -19,7 +19,7 @@ from tournament.services.organizers import ORGANIZER_GROUP
 class EventAdmin(EventScopedAdmin):
     event_path = ""
     list_display = ("name", "status", "rules_preset", "eligibility", "player_count", "event_links")
-    list_filter = ("status", "rules_preset", "eligibility")
+    list_filter = ("status", "rules_preset", "eligibility", "entrants")
     search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}
     readonly_fields = ("rules_summary",)
@@ -28,9 +28,16 @@ class EventAdmin(EventScopedAdmin):
     fieldsets = (
         (None, {"fields": ("name", "slug", "description", "status", "organizers")}),
         ("Rules", {"fields": ("rules_preset", "rules_overrides", "target_score", "rules_summary")}),
-        ("Tables", {"fields": ("min_table_size", "max_table_size", "turn_seconds", "missed_turns_before_bot")}),
+        ("Tables", {"fields": ("entrants", "min_table_size", "max_table_size", "turn_seconds",
+                               "missed_turns_before_bot")}),
         ("Registration", {"fields": ("eligibility", "registration_opens", "registration_closes", "checkin_open")}),
     )
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "entrants":
+            field.required = False  # left out of a form: the model's default (people)
+        return field
 
     def get_urls(self):
         wrap = self.admin_site.admin_view

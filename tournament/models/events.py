@@ -28,6 +28,10 @@ class Event(models.Model):
         OPEN = "open", "Open to everyone"
         LIST = "list", "Only people on the eligibility list"
 
+    class Entrants(models.TextChoices):
+        PEOPLE = "people", "People play at their tables"
+        BOTS = "bots", "Bot league: students enter bots they wrote, which play through access tokens"
+
     name = models.CharField(max_length=200)
     slug = models.SlugField(unique=True)
     description = models.TextField(blank=True)
@@ -52,6 +56,11 @@ class Event(models.Model):
         default=False, help_text="While on, registered players can check themselves in for the next round."
     )
     eligibility = models.CharField(max_length=10, choices=Eligibility.choices, default=Eligibility.OPEN)
+    entrants = models.CharField(
+        max_length=10, choices=Entrants.choices, default=Entrants.PEOPLE,
+        help_text="A bot league's players enter their own bots: at its tables players' moves are taken only "
+                  "through their access tokens (docs/bots.md); timers, leaderboards and brackets are as for people.",
+    )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
@@ -87,6 +96,10 @@ class Event(models.Model):
             check_table_sizes(self)  # the rules themselves first, then the table sizes they can be played by
         except RulesRefused as refused:
             raise ValidationError({refused.field: str(refused)}) from refused
+
+    @property
+    def bot_league(self) -> bool:
+        return self.entrants == self.Entrants.BOTS
 
     def registration_is_open(self, now=None) -> bool:
         now = now or timezone.now()

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0005_standings_change'),
+        ('tournament', '0007_tiebreak_draw_key_digest'),
     ]
 
     operations = [

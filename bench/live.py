@@ -84,9 +84,9 @@ def create_tables(tables: int, seats: int, spectators: int, preset: str = "uno-o
     from django.test import Client
     from django.utils import timezone
 
-    from games.services.lifecycle import live_game_for
     from tournament.models import Event, Game, Player, Round, Seat
     from tournament.models import Table as TableRow
+    from tournament.services.live_tables import live_game_for
 
     tag = secrets.token_hex(3)
     password = make_password(None)  # unusable: bench users never log in with a password

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from games import engine
+
 if TYPE_CHECKING:
     from tournament.models import Event
 
@@ -18,8 +20,6 @@ class RulesRefused(ValueError):
 
 def rules_for_event(event: Event):
     """The engine's rule set for an event, with its overrides and target applied."""
-    from games import engine
-
     try:
         rules = engine.get_preset(event.rules_preset)
     except (KeyError, engine.RuleError) as error:

@@ -23,10 +23,13 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from games.models import LiveGame
+from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed
 from tournament.models import Game, Hand, HandScore, Round, Seat
 from tournament.services import audit
 from tournament.services.brackets import on_game_finished
-from tournament.services.rounds import _notify, finish_round_if_done
+from tournament.services.game_end import game_ended
+from tournament.services.rounds import _notify
 
 SUPPORTED_SCORING = "winner_takes"
 
@@ -168,11 +171,11 @@ def record_hand(
         round_ = game.table.round
         if finished:
             _close_live_table(game)
-            finish_round_if_done(round_)
+            game_ended(game)
         elif reopened and round_.status == Round.Status.FINISHED:
             Round.objects.filter(pk=round_.pk).update(status=Round.Status.RUNNING)
-        if game.status == Game.Status.FINISHED or reopened:
-            on_game_finished(game)  # a bracket follows the result (does nothing outside bracket rounds)
+        if (game.status == Game.Status.FINISHED and not finished) or reopened:
+            on_game_finished(game)  # a correction: the bracket follows the result (nothing outside brackets)
     _notify(event)
     return HandOutcome(hand, created, finished, reopened)
 
@@ -180,8 +183,6 @@ def record_hand(
 def played_live_now(game: Game) -> bool:
     """The game is running and its live table is open: players (or bots, after missed turns) are playing
     it there, and the table writes each hand it finishes."""
-    from games.models import LiveGame  # (games depends on tournament, not the reverse)
-
     return game.status == Game.Status.RUNNING and LiveGame.objects.filter(
         game_id=game.pk, status=LiveGame.Status.RUNNING).exists()
 
@@ -201,8 +202,6 @@ def _refuse_while_played_live(game: Game) -> None:
 def _close_live_table(game: Game) -> None:
     """A hand recorded by hand finished the game (a rotation block's last hand, or the target): its paused
     live table closes and tells its sockets, as when the organizer finishes the game."""
-    from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed
-
     try:
         tournament_game_status_changed(game, "finish")
     except LiveTableBusy as busy:

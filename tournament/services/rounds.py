@@ -15,6 +15,8 @@ from django.db import transaction
 from django.db.models import Count, Max, Sum
 from django.utils import timezone
 
+from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed
+from tournament.live import notify_scores_changed
 from tournament.models import Event, Game, Hand, HandScore, Player, Round, Seat, Table
 from tournament.seating import BOT, SeatingError, build_tables
 from tournament.services import audit
@@ -187,7 +189,8 @@ def start_round(round_: Round, actor) -> Round:
 
 def open_live_tables(round_: Round) -> None:
     """Every running game of the round gets its live table, in the same transaction as the start."""
-    from games.services.lifecycle import start_live_games  # games depends on tournament, not the reverse
+    # Imported here: live_tables imports brackets, which imports this module.
+    from tournament.services.live_tables import start_live_games
 
     start_live_games(round_)
 
@@ -229,18 +232,15 @@ def change_game_status(game: Game, action: str, actor, reason: str = "") -> Game
         audit.record(round_.event, actor, f"game.{action}", f"Round {round_.number}, {game}",
                      reason=reason.strip(), changes=changes)
         if action == "finish":
-            finish_round_if_done(round_)
-            from tournament.services.brackets import on_game_finished  # (it imports this module)
-            on_game_finished(game)
-    if action == "finish":
-        _notify(round_.event)
+            # Imported here: game_end imports brackets, which imports this module.
+            from tournament.services.game_end import game_ended
+
+            game_ended(game)
     return game
 
 
 def _live_table_follows(game: Game, action: str) -> None:
     """The game's live table stops or restarts its clock, or closes, and tells its sockets (same transaction)."""
-    from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed  # (games → tournament)
-
     try:
         tournament_game_status_changed(game, action)
     except LiveTableBusy as busy:
@@ -265,10 +265,7 @@ def seat_totals(game_ids) -> dict[int, dict[int, int]]:
 
 
 def _notify(event: Event) -> None:
-    try:
-        from tournament.live import notify_scores_changed
-    except ImportError:  # the live leaderboard layer is optional for the organizer side
-        return
+    """Tell the event's watchers its scores changed, once the transaction commits."""
     notify_scores_changed(event)
 
 

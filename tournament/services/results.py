@@ -191,7 +191,7 @@ def _refuse_while_played_live(game: Game) -> None:
     """A game whose live table is playing writes its own hands: a hand recorded by hand meanwhile would
     race the table for the next number, or be played twice (on paper and at the table). The organizer
     pauses the game first (its live table then refuses moves and its clock stops), records or corrects,
-    and resumes it; a hand finished live after the resume takes the next free number (``hand_results``).
+    and resumes it; a hand finished live after the resume takes the next free number (``live_results``).
     Call with ``game`` locked: a pause or resume waits for the lock, so the check holds until commit."""
     if played_live_now(game):
         raise ResultError(

@@ -16,10 +16,13 @@ from games.models import LiveGame, LiveMove
 from games.services.moves import submit_move
 from games.services.seats import seat_holders, turn_game_seat
 from tests.games.factories import make_tournament_game
+from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.test_rotation_live import play_live, rotation_final, running_lives
 from tournament import receivers
 from tournament.brackets import PARTNERS_ROTATION
-from tournament.models import AuditEntry, Game, Hand, HandScore, Round
+from tournament.models import AuditEntry, BracketStage, Game, Hand, HandScore, Round, Seat, Table
+from tournament.services import brackets
+from tournament.services.brackets import NextRoundOptions
 from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.usefixtures("live_settings")]
@@ -148,3 +151,23 @@ def test_a_rotation_blocks_last_hand_played_live_moves_the_bracket_on_to_the_nex
     [second] = running_lives(round_two)
     assert second.game.number == 2 and second.game.table_id == first.game.table_id
     assert Round.objects.get(pk=round_two.pk).status == Round.Status.RUNNING
+
+
+@pytest.mark.django_db
+def test_games_finished_live_at_their_target_advance_the_bracket_to_its_next_stage():
+    event, organizer, _ = played_first_round(8, target_score=1)  # every live game ends with its first hand
+    options = NextRoundOptions(field=8, advance=[2], draw_seed=3)  # two of each table of four go on
+    round_two = brackets.create_bracket_round(event, options, brackets.plan_next_round(event, options).field_ids,
+                                              organizer)
+    brackets.start_stage(round_two, 1, organizer)
+    first_stage = running_lives(round_two)
+    assert len(first_stage) == 2 and not Table.objects.filter(round=round_two, stage=2).exists()
+    with listening(signals.game_finished) as finished:
+        for live in first_stage:
+            play_live(live.pk)
+    assert [call["live"].pk for call in finished] == [live.pk for live in first_stage]
+    final = BracketStage.objects.get(round=round_two, number=2)
+    assert final.built_at is not None, "stage 1 ended: the final is built"
+    winners = {Game.objects.get(pk=live.game_id).winner.player_id for live in first_stage}
+    final_players = {s.player_id for s in Seat.objects.filter(table__round=round_two, table__stage=2)}
+    assert len(final_players) == 4 and winners <= final_players

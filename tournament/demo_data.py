@@ -27,6 +27,7 @@ from django.utils import timezone
 from games.models import LiveGame
 from tournament.models import EligibilityEntry, Event, Game, Hand, HandScore, Player, Round, Seat
 from tournament.services import brackets, rounds
+from tournament.services.game_end import finish_round_if_done
 from tournament.services.live_tables import exhibition_table
 from tournament.services.organizers import make_organizer
 from tournament.services.results import points_won_for
@@ -148,7 +149,7 @@ def _play_first_round(event: Event, organizer) -> None:
     _record_games(Game.objects.filter(table__round=round_), random.Random(DEMO_SEED),
                   timezone.now() - timedelta(hours=3))
     rounds.start_round(round_, organizer)  # every game has ended: nothing to play live
-    rounds.finish_round_if_done(Round.objects.get(pk=round_.pk))
+    finish_round_if_done(Round.objects.get(pk=round_.pk))
 
 
 def _start_bracket(event: Event, organizer) -> Round:

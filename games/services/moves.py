@@ -3,8 +3,8 @@
 Each change runs in one transaction: lock the game row, re-check who may act and at which version,
 apply the action with the engine, store the move and the new state with the version bumped, announce a
 hand scored and a game finished at its target (`games.signals`: the tournament's receivers write their
-rows in the same transaction); only after the commit are
-the table's sockets told (a small "changed, version N" signal) and the leaderboards refreshed. A move
+rows in the same transaction); only after the commit are the table's sockets told (a small "changed,
+version N" message) and the leaderboards refreshed. A move
 that was acknowledged is therefore stored, and a move is never applied twice: a repeated client move id,
 or the same action sent again for a version that has moved on, is answered `already_played`.
 """
@@ -186,7 +186,7 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
             live.status = LiveGame.Status.FINISHED
             live.next_hand_at = None
             signals.game_finished.send(LiveGame, live=live, game=game, now=now)
-        else:
+        elif live.status == LiveGame.Status.RUNNING:  # not ended by a receiver (a rotation block's last hand)
             live.next_hand_at = now + deadlines.next_hand_pause()
     else:
         deadlines.schedule(live, game, holders, now, before)

@@ -147,6 +147,7 @@ def test_a_rotation_blocks_last_hand_played_live_moves_the_bracket_on_to_the_nex
     with listening(signals.game_finished) as finished:
         live = play_live(first.pk)
     assert live.status == LiveGame.Status.FINISHED and not finished, "a block ends after its hands, not a target"
+    assert live.next_hand_at is None, "the receiver ended the live game: no next hand is scheduled"
     assert Game.objects.get(pk=first.game_id).status == Game.Status.FINISHED
     [second] = running_lives(round_two)
     assert second.game.number == 2 and second.game.table_id == first.game.table_id

@@ -47,6 +47,7 @@ from tournament.brackets import (
     sizes_with_byes,
     stage_bounds,
 )
+from tournament.live import notify_scores_changed as _notify
 from tournament.models import (
     BracketEntry,
     BracketStage,
@@ -59,8 +60,8 @@ from tournament.models import (
     Table,
     TiebreakDraw,
 )
+from tournament.rules import rules_for_event, target_score_for
 from tournament.services import audit, rotations
-from tournament.services.rounds import _notify, target_score_for
 from tournament.standings import StandingRow, compute_standings
 
 TOP = "top"
@@ -173,8 +174,6 @@ def _eligible_count(event: Event, previous: Round) -> int:
 
 def rules_for_format(event: Event, game_format: str):
     """The engine rule set a table of this format plays (the event's rules with the format's options)."""
-    from tournament.rules import rules_for_event
-
     rules = rules_for_event(event)
     overrides = {CHALLENGE: {"scoring": "elimination", "partners": False},
                  PARTNERS: {"partners": True, "scoring": "winner_takes"}}.get(game_format)

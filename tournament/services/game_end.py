@@ -5,9 +5,8 @@ table, a partner rotation's block after its hands, an organizer finishing it, a 
 from __future__ import annotations
 
 from tournament.live import notify_scores_changed
-from tournament.models import Game
+from tournament.models import Game, Round
 from tournament.services.brackets import on_game_finished
-from tournament.services.rounds import finish_round_if_done
 
 
 def game_ended(game: Game) -> None:
@@ -18,3 +17,10 @@ def game_ended(game: Game) -> None:
     finish_round_if_done(round_)
     on_game_finished(game)
     notify_scores_changed(round_.event)
+
+
+def finish_round_if_done(round_: Round) -> None:
+    """Mark the round finished once every one of its games is (call inside the caller's transaction)."""
+    unfinished = Game.objects.filter(table__round=round_).exclude(status=Game.Status.FINISHED).exists()
+    if not unfinished and round_.status == Round.Status.RUNNING:
+        Round.objects.filter(pk=round_.pk).update(status=Round.Status.FINISHED)

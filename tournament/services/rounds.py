@@ -18,8 +18,11 @@ from django.utils import timezone
 from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed
 from tournament.live import notify_scores_changed
 from tournament.models import Event, Game, Hand, HandScore, Player, Round, Seat, Table
+from tournament.rules import target_score_for
 from tournament.seating import BOT, SeatingError, build_tables
 from tournament.services import audit
+from tournament.services.game_end import finish_round_if_done, game_ended
+from tournament.services.live_tables import start_live_games
 
 CHECKED_IN = "checked_in"
 REGISTERED = "registered"
@@ -44,13 +47,6 @@ class SeatingPlan:
     @property
     def player_ids(self) -> list[int]:
         return [pid for table in self.tables for pid in table if pid is not BOT]
-
-
-def target_score_for(event: Event) -> int:
-    """Points that win a game of ``event``: the engine's target for its preset with overrides applied."""
-    from tournament.rules import rules_for_event
-
-    return rules_for_event(event).target
 
 
 def default_source(event: Event) -> str:
@@ -189,9 +185,6 @@ def start_round(round_: Round, actor) -> Round:
 
 def open_live_tables(round_: Round) -> None:
     """Every running game of the round gets its live table, in the same transaction as the start."""
-    # Imported here: live_tables imports brackets, which imports this module.
-    from tournament.services.live_tables import start_live_games
-
     start_live_games(round_)
 
 
@@ -232,9 +225,6 @@ def change_game_status(game: Game, action: str, actor, reason: str = "") -> Game
         audit.record(round_.event, actor, f"game.{action}", f"Round {round_.number}, {game}",
                      reason=reason.strip(), changes=changes)
         if action == "finish":
-            # Imported here: game_end imports brackets, which imports this module.
-            from tournament.services.game_end import game_ended
-
             game_ended(game)
     return game
 
@@ -245,13 +235,6 @@ def _live_table_follows(game: Game, action: str) -> None:
         tournament_game_status_changed(game, action)
     except LiveTableBusy as busy:
         raise RoundError(f"{game}: {busy}.") from busy
-
-
-def finish_round_if_done(round_: Round) -> None:
-    """Mark the round finished once every one of its games is (call inside the caller's transaction)."""
-    unfinished = Game.objects.filter(table__round=round_).exclude(status=Game.Status.FINISHED).exists()
-    if not unfinished and round_.status == Round.Status.RUNNING:
-        Round.objects.filter(pk=round_.pk).update(status=Round.Status.FINISHED)
 
 
 def seat_totals(game_ids) -> dict[int, dict[int, int]]:
@@ -314,5 +297,5 @@ def round_overview(round_: Round) -> list[TableLine]:
 __all__ = [
     "SeatingError", "RoundError", "SeatingPlan", "plan_first_round", "rearranged_plan", "plan_problems",
     "create_first_round", "start_round", "change_game_status", "round_overview", "seat_totals",
-    "target_score_for",
+    "target_score_for", "finish_round_if_done",
 ]

@@ -2,8 +2,8 @@
 
 from django import forms
 
+from games.engine import PRESET_CHOICES
 from games.services.lifecycle import PracticeError, check_practice_setup
-from tournament.models.events import PRESET_CHOICES
 
 BOT_CHOICES = [("heuristic", "Sensible bots"), ("random", "Random bots (easy)")]
 

@@ -18,6 +18,11 @@ class RulesRefused(ValueError):
         self.field = field
 
 
+def target_score_for(event: Event) -> int:
+    """Points that win a game of ``event``: the engine's target for its preset with overrides applied."""
+    return rules_for_event(event).target
+
+
 def rules_for_event(event: Event):
     """The engine's rule set for an event, with its overrides and target applied."""
     try:

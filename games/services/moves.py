@@ -1,9 +1,10 @@
 """The one move path: sockets, the turn timer, bots and the dealer all change a live game through here.
 
 Each change runs in one transaction: lock the game row, re-check who may act and at which version,
-apply the action with the engine, store the move and the new state with the version bumped, write the
-tournament's hand rows when a hand ends and finish the game at the target; only after the commit are
-the table's sockets told (a small "changed, version N" signal) and the leaderboards refreshed. A move
+apply the action with the engine, store the move and the new state with the version bumped, announce a
+hand scored and a game finished at its target (`games.signals`: the tournament's receivers write their
+rows in the same transaction); only after the commit are the table's sockets told (a small "changed,
+version N" message) and the leaderboards refreshed. A move
 that was acknowledged is therefore stored, and a move is never applied twice: a repeated client move id,
 or the same action sent again for a version that has moved on, is answered `already_played`.
 """
@@ -17,9 +18,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import engine
+from games import engine, signals
 from games.models import LiveGame, LiveMove
-from games.services import broadcast, deadlines, fairness, hand_results, live_rows, snapshots
+from games.services import broadcast, deadlines, fairness, live_rows, snapshots
 from games.services.seats import SeatHolder, hand_seat_of, seat_holders, seat_of_user, turn_game_seat
 
 # Error codes, as in docs/protocol.md.
@@ -61,9 +62,7 @@ def check_open(live: LiveGame) -> None:
     if live.status == LiveGame.Status.FINISHED:
         raise MoveRefused(GAME_OVER, "the game is over", live.version)
     if live.kind == LiveGame.Kind.TOURNAMENT:
-        from tournament.models import Game
-
-        status = live.game.status
+        status, Game = live.game.status, type(live.game)  # the tournament game, through the live game's link
         if status == Game.Status.PAUSED:
             raise MoveRefused(PAUSED, "the organizer paused this game; wait for it to resume", live.version)
         if status == Game.Status.FINISHED:
@@ -176,7 +175,8 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
                  user=None, client_move_id: str = "", now: datetime | None = None,
                  via_token: bool = False) -> LiveMove:
     """Store one change (the engine game already changed in memory): the move row, the new state and
-    version, the tournament rows of a finished hand, timers; announce it after the commit."""
+    version, timers. A hand that ends sends `hand_scored`, a game that ends `game_finished` (inside this
+    transaction: `games.signals` says why); the table's sockets are told after the commit."""
     now = now or timezone.now()
     _fill_seat_lists(live)
     live.version += 1
@@ -190,14 +190,13 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
     scored = [e for e in events if e.kind == "hand_scored"]
     if scored:
         live.deadline = None
-        if live.kind == LiveGame.Kind.TOURNAMENT:
-            hand_results.record_live_hand(live, game.results[-1], live.hand_started_at, now)
+        signals.hand_scored.send(LiveGame, live=live, result=game.results[-1], started_at=live.hand_started_at,
+                                 ended_at=now)
         if game.over:
             live.status = LiveGame.Status.FINISHED
             live.next_hand_at = None
-            if live.kind == LiveGame.Kind.TOURNAMENT:
-                hand_results.finish_tournament_game(live, game, now)
-        else:
+            signals.game_finished.send(LiveGame, live=live, game=game, now=now)
+        elif live.status == LiveGame.Status.RUNNING:  # not ended by a receiver (a rotation block's last hand)
             live.next_hand_at = now + deadlines.next_hand_pause()
     else:
         deadlines.schedule(live, game, holders, now, before)

@@ -69,8 +69,7 @@ class StoredMove:
 def snapshot_of(live: LiveGame, game: engine.Game, holders: list[SeatHolder]) -> Snapshot:
     paused = closed = False
     if live.kind == LiveGame.Kind.TOURNAMENT and live.game_id:
-        from tournament.models import Game
-
+        Game = type(live.game)  # the tournament game, through the live game's link
         paused = live.game.status in (Game.Status.PAUSED, Game.Status.PENDING)
         closed = live.game.status == Game.Status.FINISHED
     n = live.seat_count

@@ -5,10 +5,10 @@ in tests/games/test_bot_sockets.py)."""
 import pytest
 from django.test import Client
 
-from games.services.lifecycle import live_game_for
 from tests.games.factories import make_tournament_game
 from tests.tournament.organizer_factories import make_event, make_user
 from tournament.models import Event, Player
+from tournament.services.live_tables import live_game_for
 
 pytestmark = pytest.mark.django_db
 

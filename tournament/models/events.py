@@ -7,13 +7,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-PRESET_CHOICES = [
-    ("uno-official", "UNO, official rules"),
-    ("uno-400", "UNO to 400 (mini-project rules)"),
-    ("uno-classroom", "UNO (classroom assignment rules)"),
-    ("ocho-plato", "Ocho as played in the Plato app"),
-    ("ocho-cards", "Ocho on standard playing cards"),
-]
+from games.engine import PRESET_CHOICES
+
 TABLE_SIZE_VALIDATORS = [MinValueValidator(2), MaxValueValidator(10)]
 
 

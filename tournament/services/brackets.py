@@ -4,8 +4,9 @@ The shapes come from the pure ``tournament.brackets``; this module loads and sav
 stored: ``advance_bracket`` derives it from the finished games' hand scores every time it runs, builds a
 stage's tables once the stage before is complete, and rebuilds (or removes) tables of stages that have
 not started when a correction changes the result. It is idempotent, so it is safe to call after any
-change: the results service and the live games call ``on_game_finished(game)``. A stage that has
-started follows a corrected result only while nothing there is played (``bracket_corrections``).
+change: ``tournament.services.game_end.game_ended`` calls ``on_game_finished(game)`` when a game ends,
+and the results service when a correction changes a finished game. A stage that has started follows a
+corrected result only while nothing there is played (``bracket_corrections``).
 
 A partner rotation's table plays one game per block of four hands; ``advance_bracket`` also starts a
 rotation's next block once the block before has ended (``tournament.services.rotations``).
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
+from games import engine
 from tournament.brackets import (
     CHALLENGE,
     FOUR_ONLY,
@@ -46,6 +48,7 @@ from tournament.brackets import (
     sizes_with_byes,
     stage_bounds,
 )
+from tournament.live import notify_scores_changed as _notify
 from tournament.models import (
     BracketEntry,
     BracketStage,
@@ -58,9 +61,8 @@ from tournament.models import (
     Table,
     TiebreakDraw,
 )
-from tournament.rules import unplayable_sizes
+from tournament.rules import rules_for_event, target_score_for, unplayable_sizes
 from tournament.services import audit, bracket_corrections, rotations
-from tournament.services.rounds import _notify, target_score_for
 from tournament.standings import StandingRow, compute_standings
 
 TOP = "top"
@@ -173,9 +175,6 @@ def _eligible_count(event: Event, previous: Round) -> int:
 
 def rules_for_format(event: Event, game_format: str):
     """The engine rule set a table of this format plays (the event's rules with the format's options)."""
-    from games import engine
-    from tournament.rules import rules_for_event
-
     rules = rules_for_event(event)
     overrides = {CHALLENGE: {"scoring": "elimination", "partners": False},
                  PARTNERS: {"partners": True, "scoring": "winner_takes"}}.get(game_format)

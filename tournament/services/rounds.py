@@ -16,10 +16,14 @@ from django.db.models import Count, Max, Sum
 from django.utils import timezone
 
 from games import engine
+from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed
+from tournament.live import notify_scores_changed
 from tournament.models import Event, Game, Hand, HandScore, Player, Round, Seat, Table
-from tournament.rules import RulesRefused, rules_for_event, unplayable_sizes
+from tournament.rules import RulesRefused, rules_for_event, target_score_for, unplayable_sizes
 from tournament.seating import BOT, SeatingError, build_tables
 from tournament.services import audit
+from tournament.services.game_end import finish_round_if_done, game_ended
+from tournament.services.live_tables import start_live_games
 
 CHECKED_IN = "checked_in"
 REGISTERED = "registered"
@@ -44,11 +48,6 @@ class SeatingPlan:
     @property
     def player_ids(self) -> list[int]:
         return [pid for table in self.tables for pid in table if pid is not BOT]
-
-
-def target_score_for(event: Event) -> int:
-    """Points that win a game of ``event``: the engine's target for its preset with overrides applied."""
-    return rules_for_event(event).target
 
 
 def default_source(event: Event) -> str:
@@ -189,8 +188,6 @@ def open_live_tables(round_: Round) -> None:
     Whatever the engine refuses (rules, seats) becomes a ``RoundError``: the caller's transaction is
     rolled back and the organizer reads why, never a server error.
     """
-    from games.services.lifecycle import start_live_games  # games depends on tournament, not the reverse
-
     try:
         start_live_games(round_)
     except (engine.RuleError, RulesRefused) as error:
@@ -234,29 +231,16 @@ def change_game_status(game: Game, action: str, actor, reason: str = "") -> Game
         audit.record(round_.event, actor, f"game.{action}", f"Round {round_.number}, {game}",
                      reason=reason.strip(), changes=changes)
         if action == "finish":
-            finish_round_if_done(round_)
-            from tournament.services.brackets import on_game_finished  # (it imports this module)
-            on_game_finished(game)
-    if action == "finish":
-        _notify(round_.event)
+            game_ended(game)
     return game
 
 
 def _live_table_follows(game: Game, action: str) -> None:
     """The game's live table stops or restarts its clock, or closes, and tells its sockets (same transaction)."""
-    from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed  # (games → tournament)
-
     try:
         tournament_game_status_changed(game, action)
     except LiveTableBusy as busy:
         raise RoundError(f"{game}: {busy}.") from busy
-
-
-def finish_round_if_done(round_: Round) -> None:
-    """Mark the round finished once every one of its games is (call inside the caller's transaction)."""
-    unfinished = Game.objects.filter(table__round=round_).exclude(status=Game.Status.FINISHED).exists()
-    if not unfinished and round_.status == Round.Status.RUNNING:
-        Round.objects.filter(pk=round_.pk).update(status=Round.Status.FINISHED)
 
 
 def seat_totals(game_ids) -> dict[int, dict[int, int]]:
@@ -270,10 +254,7 @@ def seat_totals(game_ids) -> dict[int, dict[int, int]]:
 
 
 def _notify(event: Event) -> None:
-    try:
-        from tournament.live import notify_scores_changed
-    except ImportError:  # the live leaderboard layer is optional for the organizer side
-        return
+    """Tell the event's watchers its scores changed, once the transaction commits."""
     notify_scores_changed(event)
 
 
@@ -322,5 +303,5 @@ def round_overview(round_: Round) -> list[TableLine]:
 __all__ = [
     "SeatingError", "RoundError", "SeatingPlan", "plan_first_round", "plan_problems",
     "create_first_round", "start_round", "change_game_status", "round_overview", "seat_totals",
-    "target_score_for",
+    "target_score_for", "finish_round_if_done",
 ]

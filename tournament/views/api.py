@@ -12,9 +12,9 @@ from django.urls import reverse
 
 from access_tokens.http import token_required
 from games.models import LiveGame
-from games.services.lifecycle import live_game_for
 from games.services.seats import seat_holders, seat_of_user
 from tournament.models import Game, Player, Seat
+from tournament.services.live_tables import live_game_for
 
 RECENT_FINISHED_PRACTICE = 5
 

@@ -12,9 +12,10 @@ from access_tokens.websocket import CLOSE_BAD_TOKEN
 from config.asgi import application
 from games.models import LiveGame, LiveMove
 from games.services import timers
-from games.services.lifecycle import live_game_for, start_practice_game
+from games.services.lifecycle import start_practice_game
 from tests.games.factories import Socket, login_socket, make_tournament_game, session_cookie
 from tests.tournament.organizer_factories import make_user
+from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -1,0 +1,128 @@
+"""Who took part in a round (or an event): the rule the next round and the leaderboards are decided by.
+
+A player took part only
+
+- through a move they made themselves at a table of the round: a ``games.models.LiveMove`` whose actor is
+  "player", at the game seat of one of the player's seats; or
+- through a hand an organizer recorded by hand (``Hand.source`` "manual") with a score row for one of the
+  player's seats.
+
+Hands the turn timer or the takeover bot played for an absent student do not count, however many of them
+were scored: a seated player with neither is a **no-show**. A registrant never seated in the scope is
+**not seated**.
+
+A live move's ``seat`` is a *game* seat. A partner rotation's game plays some of the table's seats in the
+order of ``Game.seat_order`` (game seat ``i`` is table seat ``seat_order[i]``); any other game plays every
+seat of the table in seat order, and tables are seated with numbers 0, 1, 2... so game seat ``i`` is table
+seat ``i``.
+
+Everything here is one set-based SQL expression (``took_part``), evaluated by the database for all
+players at once: the leaderboards add it to the query that lists the players (no extra query), the
+services ask for a whole round's set in one query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Exists, F, Func, IntegerField, OuterRef, Q
+from django.db.models.functions import Coalesce, Lower
+
+from games.models import LiveMove
+from tournament.models import Hand, HandScore, Player, Round, Seat
+
+PLAYED = "played"
+NO_SHOW = "no_show"
+NOT_SEATED = "not_seated"
+# A leaderboard ranks everyone who played, then the no-shows, then those never seated, and marks the
+# last two (tournament.standings.PARTICIPATION_ORDER and PARTICIPATION_LABELS).
+
+__all__ = ["PLAYED", "NO_SHOW", "NOT_SEATED", "took_part", "seated", "players_who_took_part",
+           "participation_of", "NoShow", "RoundParticipation", "round_participation"]
+
+
+class _ArrayItem(Func):
+    """``json_array[index]`` as an integer, NULL when the array is shorter (or empty)."""
+
+    output_field = IntegerField()
+    arity = 2
+
+    def as_sql(self, compiler, connection, **extra):  # SQLite, and other backends with json_extract
+        array, index = (compiler.compile(e) for e in self.get_source_expressions())
+        return f"json_extract({array[0]}, '$[' || {index[0]} || ']')", [*array[1], *index[1]]
+
+    def as_postgresql(self, compiler, connection, **extra):
+        array, index = (compiler.compile(e) for e in self.get_source_expressions())
+        return f"(({array[0]}) ->> ({index[0]})::integer)::integer", [*array[1], *index[1]]
+
+
+def _own_moves(seat_ref: str = "pk") -> Exists:
+    """A move by the player themselves at the seat ``OuterRef(seat_ref)`` points to (a ``Seat``)."""
+    table_seat = Coalesce(_ArrayItem(F("live_game__game__seat_order"), F("seat")), F("seat"),
+                          output_field=IntegerField())
+    moves = (LiveMove.objects.filter(actor=LiveMove.Actor.PLAYER, live_game__game__table_id=OuterRef("table_id"))
+             .annotate(table_seat=table_seat).filter(table_seat=OuterRef("number")))
+    return Exists(moves)
+
+
+def _manual_hands() -> Exists:
+    """A hand recorded by an organizer with a score row for the seat ``OuterRef("pk")``."""
+    return Exists(HandScore.objects.filter(seat_id=OuterRef("pk"), hand__source=Hand.Source.MANUAL))
+
+
+def _seat_scope(event_id=None, round_=None) -> Q:
+    return Q(table__round=round_) if round_ is not None else Q(table__round__event_id=event_id)
+
+
+def seated(event_id: int | None = None, round_: Round | None = None) -> Exists:
+    """For a ``Player`` query: the player held a seat in the round (or in any round of the event)."""
+    return Exists(Seat.objects.filter(_seat_scope(event_id, round_), player=OuterRef("pk")))
+
+
+def took_part(event_id: int | None = None, round_: Round | None = None) -> Exists:
+    """For a ``Player`` query: the player took part in the round (or in any round of the event), by their
+    own moves or a hand recorded by hand (see the module's docstring)."""
+    seats = Seat.objects.filter(_seat_scope(event_id, round_), player=OuterRef("pk"))
+    return Exists(seats.filter(Q(_own_moves()) | Q(_manual_hands())))
+
+
+def players_who_took_part(round_: Round) -> set[int]:
+    """The ids of the players who took part in ``round_`` (one query, whatever the number of players)."""
+    return set(Player.objects.filter(event_id=round_.event_id).filter(took_part(round_=round_))
+               .values_list("pk", flat=True))
+
+
+def participation_of(took: bool, was_seated: bool) -> str:
+    """``PLAYED``, ``NO_SHOW`` or ``NOT_SEATED``."""
+    if took:
+        return PLAYED
+    return NO_SHOW if was_seated else NOT_SEATED
+
+
+@dataclass(frozen=True)
+class NoShow:
+    player_id: int
+    display_name: str
+    status: str
+
+
+@dataclass(frozen=True)
+class RoundParticipation:
+    """A round's count of players who took part, and its no-shows by name."""
+
+    played: int
+    no_shows: list[NoShow]
+
+
+def round_participation(round_: Round) -> RoundParticipation:
+    """Who took part in ``round_`` and who was a no-show there, in one query."""
+    rows = (Player.objects.filter(seated(round_=round_)).annotate(took=took_part(round_=round_))
+            .order_by(Lower("display_name"), "pk").values_list("pk", "display_name", "status", "took"))
+    played = 0
+    no_shows = []
+    for pk, name, status, took in rows:
+        if took:
+            played += 1
+        else:
+            no_shows.append(NoShow(pk, name, status))
+    return RoundParticipation(played, no_shows)

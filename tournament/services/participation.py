@@ -16,6 +16,12 @@ order of ``Game.seat_order`` (game seat ``i`` is table seat ``seat_order[i]``); 
 seat of the table in seat order, and tables are seated with numbers 0, 1, 2... so game seat ``i`` is table
 seat ``i``.
 
+A student's first own move at a table moves the event's scores version (``on_first_own_move``), as a
+scored hand does: cached leaderboards mark participation as of their version, and without it a student
+who has started playing would stay marked "no-show" until the hand ends (or the organizer ends the game
+or round). It costs one version per seat and game, next to one per hand scored; later moves cost nothing
+(``games.services.first_moves``).
+
 Everything here is one set-based SQL expression (``took_part``), evaluated by the database for all
 players at once: the leaderboards add it to the query that lists the players (no extra query), the
 services ask for a whole round's set in one query.
@@ -29,7 +35,9 @@ from django.db.models import Exists, F, Func, IntegerField, OuterRef, Q
 from django.db.models.functions import Coalesce, Lower
 
 from games.models import LiveMove
-from tournament.models import Hand, HandScore, Player, Round, Seat
+from games.services.first_moves import first_own_move
+from tournament.live import notify_event_scores_changed
+from tournament.models import Hand, HandScore, Player, Round, Seat, Table
 
 PLAYED = "played"
 NO_SHOW = "no_show"
@@ -126,3 +134,17 @@ def round_participation(round_: Round) -> RoundParticipation:
         else:
             no_shows.append(NoShow(pk, name, status))
     return RoundParticipation(played, no_shows)
+
+
+def on_first_own_move(sender, live_game, seat: int, **kwargs) -> None:
+    """A student's first own move at a tournament table: the event's leaderboards are rebuilt (its
+    participation may have changed) and its live leaderboards told, once the move commits."""
+    if live_game.game_id is None:
+        return
+    event_id = (Table.objects.filter(pk=live_game.game.table_id).values_list("round__event_id", flat=True)
+                .first())
+    if event_id is not None:
+        notify_event_scores_changed(event_id)
+
+
+first_own_move.connect(on_first_own_move, dispatch_uid="tournament-participation-first-own-move")

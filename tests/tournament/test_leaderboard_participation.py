@@ -62,7 +62,8 @@ def test_the_leaderboard_pages_show_the_order_and_the_marks(client, mixed_event)
     assert 'participation">no-show</span>' in html
 
 
-def test_a_first_own_move_shows_on_the_cached_leaderboard_before_a_hand_is_scored(client, live_settings):
+def test_a_first_own_move_shows_on_the_cached_leaderboard_before_a_hand_is_scored(
+        client, live_settings, django_capture_on_commit_callbacks):
     event = organizer_factories.make_event(min_table_size=3, max_table_size=3, target_score=5000, turn_seconds=0)
     organizer = organizer_factories.make_organizer_of(event)
     organizer_factories.make_players(event, 3)
@@ -74,7 +75,8 @@ def test_a_first_own_move_shows_on_the_cached_leaderboard_before_a_hand_is_score
     before = board(client.get(url).content.decode())
     assert [mark for _rank, _name, mark in before] == ["no-show"] * 3
     assert board(client.get(url).content.decode()) == before  # served from the cache
-    play_one_move(live.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_one_move(live.pk)
     mover = LiveMove.objects.get(live_game=live, actor=PLAYER)
     assert not Hand.objects.filter(game__table__round=round_).exists(), "no hand scored yet"
     name = Player.objects.get(user=mover.user, event=event).display_name

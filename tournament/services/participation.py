@@ -137,8 +137,8 @@ def round_participation(round_: Round) -> RoundParticipation:
 
 
 def on_first_own_move(sender, live_game, seat: int, **kwargs) -> None:
-    """A student's first own move at a tournament table: the event's leaderboards are rebuilt (its
-    participation may have changed) and its live leaderboards told, once the move commits."""
+    """A student's first own move at a tournament table (sent after the move committed): the event's
+    leaderboards are rebuilt, its participation may have changed, and its live leaderboards are told."""
     if live_game.game_id is None:
         return
     event_id = (Table.objects.filter(pk=live_game.game.table_id).values_list("round__event_id", flat=True)

@@ -121,7 +121,8 @@ def compute_standings(event: Event, round: Round | None = None) -> list[Standing
 
     scope = {"event_id": event.pk} if round is None else {"round_": round}
     players = Player.objects.filter(event=event).annotate(
-        was_seated=participation.seated(**scope), took_part=participation.took_part(**scope))
+        was_seated=participation.as_flag(participation.seated(**scope)),
+        took_part=participation.as_flag(participation.took_part(**scope)))
     if round is None:
         players = players.filter(Q(status__in=[Player.Status.REGISTERED, Player.Status.CHECKED_IN]) | Q(was_seated=True))
     else:

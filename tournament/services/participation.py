@@ -22,22 +22,22 @@ who has started playing would stay marked "no-show" until the hand ends (or the 
 or round). It costs one version per seat and game, next to one per hand scored; later moves cost nothing
 (``games.services.first_moves``).
 
-Everything here is one set-based SQL expression (``took_part``), evaluated by the database for all
-players at once: the leaderboards add it to the query that lists the players (no extra query), the
-services ask for a whole round's set in one query.
+Everything here is set-based SQL (``took_part``), evaluated by the database for all players at once:
+the leaderboards add it to the query that lists the players (no extra query), the services ask for a
+whole round's set in one query. ``bench/participation.py`` prints what it costs.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Exists, F, Func, IntegerField, OuterRef, Q
+from django.db.models import BooleanField, ExpressionWrapper, F, Func, IntegerField, Q, QuerySet
 from django.db.models.functions import Coalesce, Lower
 
 from games.models import LiveMove
 from games.services.first_moves import first_own_move
 from tournament.live import notify_event_scores_changed
-from tournament.models import Hand, HandScore, Player, Round, Seat, Table
+from tournament.models import Hand, Player, Round, Seat, Table
 
 PLAYED = "played"
 NO_SHOW = "no_show"
@@ -45,7 +45,7 @@ NOT_SEATED = "not_seated"
 # A leaderboard ranks everyone who played, then the no-shows, then those never seated, and marks the
 # last two (tournament.standings.PARTICIPATION_ORDER and PARTICIPATION_LABELS).
 
-__all__ = ["PLAYED", "NO_SHOW", "NOT_SEATED", "took_part", "seated", "players_who_took_part",
+__all__ = ["PLAYED", "NO_SHOW", "NOT_SEATED", "took_part", "seated", "players_who_took_part", "as_flag",
            "participation_of", "NoShow", "RoundParticipation", "round_participation"]
 
 
@@ -64,34 +64,43 @@ class _ArrayItem(Func):
         return f"(({array[0]}) ->> ({index[0]})::integer)::integer", [*array[1], *index[1]]
 
 
-def _own_moves(seat_ref: str = "pk") -> Exists:
-    """A move by the player themselves at the seat ``OuterRef(seat_ref)`` points to (a ``Seat``)."""
-    table_seat = Coalesce(_ArrayItem(F("live_game__game__seat_order"), F("seat")), F("seat"),
-                          output_field=IntegerField())
-    moves = (LiveMove.objects.filter(actor=LiveMove.Actor.PLAYER, live_game__game__table_id=OuterRef("table_id"))
-             .annotate(table_seat=table_seat).filter(table_seat=OuterRef("number")))
-    return Exists(moves)
-
-
-def _manual_hands() -> Exists:
-    """A hand recorded by an organizer with a score row for the seat ``OuterRef("pk")``."""
-    return Exists(HandScore.objects.filter(seat_id=OuterRef("pk"), hand__source=Hand.Source.MANUAL))
-
-
 def _seat_scope(event_id=None, round_=None) -> Q:
     return Q(table__round=round_) if round_ is not None else Q(table__round__event_id=event_id)
 
 
-def seated(event_id: int | None = None, round_: Round | None = None) -> Exists:
+def _own_move_players(scope: Q) -> QuerySet:
+    """Player ids of the seats in ``scope`` where the player made a move of their own: a plain join of the
+    seats with their tables' games' players' moves (a game seat mapped to its table seat), so the database
+    reads the round's own moves once instead of once per player."""
+    moves = "table__games__live__moves__"
+    game_seat = F(f"{moves}seat")
+    table_seat = Coalesce(_ArrayItem(F("table__games__seat_order"), game_seat), game_seat, output_field=IntegerField())
+    return (Seat.objects.filter(scope, player__isnull=False, **{f"{moves}actor": LiveMove.Actor.PLAYER})
+            .annotate(played_seat=table_seat).filter(played_seat=F("number")).values("player_id"))
+
+
+def _manual_hand_players(scope: Q) -> QuerySet:
+    """Player ids of the seats in ``scope`` with a score row in a hand an organizer recorded by hand."""
+    return (Seat.objects.filter(scope, player__isnull=False, hand_scores__hand__source=Hand.Source.MANUAL)
+            .values("player_id"))
+
+
+def seated(event_id: int | None = None, round_: Round | None = None) -> Q:
     """For a ``Player`` query: the player held a seat in the round (or in any round of the event)."""
-    return Exists(Seat.objects.filter(_seat_scope(event_id, round_), player=OuterRef("pk")))
+    return Q(pk__in=Seat.objects.filter(_seat_scope(event_id, round_), player__isnull=False).values("player_id"))
 
 
-def took_part(event_id: int | None = None, round_: Round | None = None) -> Exists:
+def took_part(event_id: int | None = None, round_: Round | None = None) -> Q:
     """For a ``Player`` query: the player took part in the round (or in any round of the event), by their
-    own moves or a hand recorded by hand (see the module's docstring)."""
-    seats = Seat.objects.filter(_seat_scope(event_id, round_), player=OuterRef("pk"))
-    return Exists(seats.filter(Q(_own_moves()) | Q(_manual_hands())))
+    own moves or a hand recorded by hand (see the module's docstring). Each half is one subquery the
+    database runs once for all players (``IN``), never once per player."""
+    scope = _seat_scope(event_id, round_)
+    return Q(pk__in=_own_move_players(scope)) | Q(pk__in=_manual_hand_players(scope))
+
+
+def as_flag(condition: Q) -> ExpressionWrapper:
+    """``seated(...)`` or ``took_part(...)`` as a true/false column of a ``Player`` query."""
+    return ExpressionWrapper(condition, output_field=BooleanField())
 
 
 def players_who_took_part(round_: Round) -> set[int]:
@@ -124,7 +133,7 @@ class RoundParticipation:
 
 def round_participation(round_: Round) -> RoundParticipation:
     """Who took part in ``round_`` and who was a no-show there, in one query."""
-    rows = (Player.objects.filter(seated(round_=round_)).annotate(took=took_part(round_=round_))
+    rows = (Player.objects.filter(seated(round_=round_)).annotate(took=as_flag(took_part(round_=round_)))
             .order_by(Lower("display_name"), "pk").values_list("pk", "display_name", "status", "took"))
     played = 0
     no_shows = []

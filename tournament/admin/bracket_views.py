@@ -53,9 +53,12 @@ class NextRoundForm(forms.Form):
         self.no_shows = list(no_shows)
         for no_show in self.no_shows:
             pid = no_show.player_id
-            self.fields[f"add_back_{pid}"] = forms.BooleanField(required=False, label=f"Add {no_show.display_name} back")
+            box, why = f"Add {no_show.display_name} back", f"Why {no_show.display_name} is added back"
+            self.fields[f"add_back_{pid}"] = forms.BooleanField(
+                required=False, label=box, widget=forms.CheckboxInput(attrs={"aria-label": box}))
             self.fields[f"add_back_reason_{pid}"] = forms.CharField(
-                required=False, max_length=500, label=f"Why {no_show.display_name} is added back")
+                required=False, max_length=500, label=why,
+                widget=forms.TextInput(attrs={"aria-label": why, "size": 50}))
 
     def main_fields(self) -> list:
         return [f for f in self.visible_fields() if not f.name.startswith("add_back_")]

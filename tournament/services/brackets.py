@@ -16,7 +16,7 @@ Ties the documented tiebreaks (``tournament.standings``) cannot break are ordere
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils import timezone
@@ -59,7 +59,7 @@ from tournament.models import (
 )
 from tournament.services import audit, participation, rotations
 from tournament.services.rounds import _notify, target_score_for
-from tournament.standings import StandingRow, compute_standings, rank_standings
+from tournament.standings import StandingRow, compute_standings
 
 TOP = "top"
 TABLES = "tables"
@@ -199,8 +199,8 @@ def plan_next_round(event: Event, options: NextRoundOptions) -> NextRoundPlan:
     standings = compute_standings(event, round=previous)
     played_count = sum(row.participation == participation.PLAYED for row in standings)
     no_show_ids = {row.player_id for row in standings if row.participation == participation.NO_SHOW}
-    problems = _added_back_problems(standings, options.added_back, previous)
-    rows = _with_added_back(standings, options.added_back)
+    problems = participation.added_back_problems(standings, options.added_back, previous.number)
+    rows = participation.with_added_back(standings, options.added_back)
     played = {row.player_id for row in rows if row.participation == participation.PLAYED}
     table_of = dict(Seat.objects.filter(table__round=previous, player__isnull=False)
                     .values_list("player_id", "table__number"))
@@ -293,33 +293,6 @@ def plan_next_round(event: Event, options: NextRoundOptions) -> NextRoundPlan:
                                                              line.row.display_name.casefold()))
     return NextRoundPlan(event, previous, options, played_count, ordered_lines, field_ids, bracket, stage_one,
                          ties, problems, replacing, no_shows)
-
-
-def _added_back_problems(rows: list[StandingRow], added_back: dict[int, str], previous: Round) -> list[str]:
-    """What is wrong with the no-shows the organizer adds back: each needs a reason (it goes to the audit
-    log), and only a no-show of the previous round still in the event can be added back."""
-    by_id = {row.player_id: row for row in rows}
-    problems = []
-    for pid, reason in sorted(added_back.items()):
-        row = by_id.get(pid)
-        if row is None or row.participation != participation.NO_SHOW:
-            name = row.display_name if row else f"Player #{pid}"
-            problems.append(f"{name} is not a no-show of round {previous.number}: only no-shows are added back.")
-        elif row.status not in ACTIVE:
-            problems.append(f"{row.display_name} is {row.status.replace('_', ' ')}: they cannot be added back.")
-        elif not reason.strip():
-            problems.append(f"Give a reason for adding {row.display_name} back (it is written to the audit log).")
-    return problems
-
-
-def _with_added_back(rows: list[StandingRow], added_back: dict[int, str]) -> list[StandingRow]:
-    """The previous round's standings with the no-shows added back counted as having played: they compete
-    for a place by their points, like everyone who played."""
-    if not added_back:
-        return rows
-    return rank_standings([replace(row, participation=participation.PLAYED)
-                           if row.player_id in added_back and row.participation == participation.NO_SHOW else row
-                           for row in rows])
 
 
 def _groups(rows: list[StandingRow]) -> list[list[int]]:

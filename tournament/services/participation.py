@@ -29,7 +29,7 @@ whole round's set in one query. ``bench/participation.py`` prints what it costs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db.models import BooleanField, ExpressionWrapper, F, Func, IntegerField, Q, QuerySet
 from django.db.models.functions import Coalesce, Lower
@@ -38,6 +38,7 @@ from games.models import LiveMove
 from games.services.first_moves import first_own_move
 from tournament.live import notify_event_scores_changed
 from tournament.models import Hand, Player, Round, Seat, Table
+from tournament.standings import StandingRow, rank_standings
 
 PLAYED = "played"
 NO_SHOW = "no_show"
@@ -46,7 +47,7 @@ NOT_SEATED = "not_seated"
 # last two (tournament.standings.PARTICIPATION_ORDER and PARTICIPATION_LABELS).
 
 __all__ = ["PLAYED", "NO_SHOW", "NOT_SEATED", "took_part", "seated", "players_who_took_part", "as_flag",
-           "participation_of", "NoShow", "RoundParticipation", "round_participation"]
+           "participation_of", "added_back_problems", "with_added_back", "NoShow", "RoundParticipation", "round_participation"]
 
 
 class _ArrayItem(Func):
@@ -114,6 +115,34 @@ def participation_of(took: bool, was_seated: bool) -> str:
     if took:
         return PLAYED
     return NO_SHOW if was_seated else NOT_SEATED
+
+
+def added_back_problems(rows: list[StandingRow], added_back: dict[int, str], round_number: int) -> list[str]:
+    """What is wrong with the no-shows the organizer adds back to the round after round ``round_number``
+    (``rows``: its standings): each needs a reason (it goes to the audit log), and only a no-show of that
+    round still in the event can be added back."""
+    by_id = {row.player_id: row for row in rows}
+    problems = []
+    for pid, reason in sorted(added_back.items()):
+        row = by_id.get(pid)
+        if row is None or row.participation != NO_SHOW:
+            name = row.display_name if row else f"Player #{pid}"
+            problems.append(f"{name} is not a no-show of round {round_number}: only no-shows are added back.")
+        elif row.status not in Player.ACTIVE_STATUSES:
+            problems.append(f"{row.display_name} is {row.status.replace('_', ' ')}: they cannot be added back.")
+        elif not reason.strip():
+            problems.append(f"Give a reason for adding {row.display_name} back (it is written to the audit log).")
+    return problems
+
+
+def with_added_back(rows: list[StandingRow], added_back: dict[int, str]) -> list[StandingRow]:
+    """A round's standings with the no-shows added back counted as having played: they compete for a place
+    in the next round by their points, like everyone who played."""
+    if not added_back:
+        return rows
+    return rank_standings([replace(row, participation=PLAYED)
+                           if row.player_id in added_back and row.participation == NO_SHOW else row
+                           for row in rows])
 
 
 @dataclass(frozen=True)

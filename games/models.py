@@ -160,6 +160,11 @@ class LiveMove(models.Model):
 
     class Meta:
         ordering = ["live_game", "version"]
+        indexes = [
+            # Who took part in a tournament round is decided by the players' own moves (tournament
+            # participation, games.services.first_moves): found without reading the timer's and bots' moves.
+            models.Index(fields=["live_game", "seat"], condition=Q(actor="player"), name="live_move_player_seat"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["live_game", "version"], name="unique_live_move_version"),
             models.UniqueConstraint(fields=["live_game", "seat", "client_move_id"],

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from games import engine, signals
 from games.models import LiveGame
-from tournament.services import live_results
+from tournament.services import live_results, participation
 
 
 def hand_scored(sender, *, live: LiveGame, result: engine.HandResult, started_at: datetime | None,
@@ -31,3 +31,5 @@ def connect() -> None:
     """Connect the receivers (once: the dispatch uids make a second call do nothing)."""
     signals.hand_scored.connect(hand_scored, sender=LiveGame, dispatch_uid="tournament.hand_scored")
     signals.game_finished.connect(game_finished, sender=LiveGame, dispatch_uid="tournament.game_finished")
+    signals.first_own_move.connect(participation.on_first_own_move, sender=LiveGame,
+                                   dispatch_uid="tournament.first_own_move")

@@ -113,8 +113,9 @@ def first_round(model_admin, request, event_id):
             tables.append({"number": number, "size": len(members),
                            "players": [players[pid] for pid in members if pid is not BOT],
                            "bots": sum(1 for pid in members if pid is BOT)})
+    left_out = rounds.unconfirmed_claims(event, plan.source) if plan else []
     context = _context(model_admin, request, event, f"First round of {event}", options=options, plan=plan,
-                       tables=tables, problems=problems, existing=existing,
+                       tables=tables, problems=problems, existing=existing, left_out=left_out,
                        table_numbers=range(1, len(tables) + 2))
     return TemplateResponse(request, "admin/tournament/first_round.html", context)
 

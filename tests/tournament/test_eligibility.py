@@ -136,6 +136,7 @@ def test_undecodable_file_is_refused_by_the_service():
         import_entries(make_event(), b"\xff\xfe\x00bad", make_user())
 
 
+@pytest.mark.django_db
 def test_a_row_without_email_imports_for_a_claim_an_organizer_confirms():
     event = make_event()
     content = HEADER + "A1,No Mail,,ChE,UG,1\n"

@@ -14,7 +14,10 @@ from tournament.models import EligibilityEntry, Event, Player, Round
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_student_signs_up_registers_and_finds_their_seat(live_server, page):
+def test_student_signs_up_registers_and_finds_their_seat(live_server, page, monkeypatch):
+    from tournament.services import email_verification
+
+    monkeypatch.setattr(email_verification, "RESEND_SECONDS", 0)  # she asks for the link again at once
     event = Event.objects.create(
         name="Chematoodlon Ocho", slug="chematoodlon", rules_preset="ocho-plato",
         status=Event.Status.REGISTRATION, eligibility=Event.Eligibility.LIST,

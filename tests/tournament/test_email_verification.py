@@ -77,7 +77,8 @@ def test_a_link_stops_working_once_the_accounts_address_changes(client):
     assert verified_email(user) == ""
 
 
-def test_the_email_page_sends_the_link_again_and_says_when_verified(client):
+def test_the_email_page_sends_the_link_again_and_says_when_verified(client, monkeypatch):
+    monkeypatch.setattr(email_verification, "RESEND_SECONDS", 0)
     sign_up(client)
     page = text(client.get(reverse("account_email")))
     assert "asha@ju.example</strong> is not verified yet" in page and "Send the link again" in page
@@ -88,6 +89,12 @@ def test_the_email_page_sends_the_link_again_and_says_when_verified(client):
     assert "asha@ju.example</strong> is verified" in text(client.get(reverse("account_email")))
     html = text(client.post(reverse("account_email"), follow=True))
     assert "asha@ju.example is already verified." in html and len(mail.outbox) == 2
+
+
+def test_the_link_is_sent_again_at_most_once_a_minute(client):
+    sign_up(client)
+    html = text(client.post(reverse("account_email"), follow=True))
+    assert "A link was sent less than a minute ago" in html and len(mail.outbox) == 1
 
 
 def test_the_email_page_needs_login(client):
@@ -103,7 +110,8 @@ def test_a_mail_server_that_fails_is_said_not_a_server_error(client, settings):
     assert get_user_model().objects.filter(username="asha").exists()
 
 
-def test_an_unverified_holder_of_an_address_does_not_block_its_owner(client):
+def test_an_unverified_holder_of_an_address_does_not_block_its_owner(client, monkeypatch):
+    monkeypatch.setattr(email_verification, "RESEND_SECONDS", 0)
     get_user_model().objects.create_user("squatter", email="asha@ju.example")
     assert sign_up(client).status_code == 302
     client.get(mailed_link(mail.outbox[0]))

@@ -12,6 +12,7 @@ import smtplib
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
+from django.core.cache import cache
 from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -23,6 +24,8 @@ from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from tournament.models import VerifiedEmail
 
 log = logging.getLogger(__name__)
+
+RESEND_SECONDS = 60  # one link a minute per account: "send it again" cannot flood anyone's mailbox
 
 
 class EmailVerificationError(ValueError):
@@ -69,6 +72,12 @@ def send_link(user, site_url: str) -> None:
         raise EmailVerificationError(f"{user.email} is already verified.")
     if _verified_elsewhere(user):
         raise EmailVerificationError(f"{user.email} is already verified by another account.")
+    sent_key = f"email-verification-sent:{user.pk}:{user.date_joined.timestamp()}"
+    if RESEND_SECONDS and not cache.add(sent_key, True, timeout=RESEND_SECONDS):
+        raise EmailVerificationError(
+            "A link was sent less than a minute ago: look for it (also in the spam folder), "
+            "or send it again in a minute."
+        )
     context = {"user": user, "link": site_url.rstrip("/") + verification_path(user)}
     subject = render_to_string("registration/verify_email_subject.txt", context).strip()
     body = render_to_string("registration/verify_email_email.txt", context)

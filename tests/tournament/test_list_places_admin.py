@@ -148,3 +148,19 @@ def test_organizer_of_another_event_cannot_act_on_these_players(client, event):
     act(client, "free_roll_number", [player], apply="1", reason="mine now")
     player.refresh_from_db()
     assert player.roll_number and not AuditEntry.objects.exists()
+
+
+def test_public_pages_show_a_walk_in_without_an_account(client, event):
+    from tests.tournament.standings_data import record_games, seat_round
+    from tournament.services.list_places import add_walk_in
+
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
+    walk_in = add_walk_in(event, make_user(), "desk", "Kabir Walk-in", check_in=True)
+    players = [walk_in, *make_players(event, 3)]
+    _round, tables = seat_round(event, players)
+    record_games(tables, [(0, [0, 10, 15, 5])], winner=0)
+    for url in (reverse("event_detail", args=[event.slug]), reverse("leaderboard", args=[event.slug]),
+                reverse("player_detail", args=[event.slug, walk_in.pk]),
+                reverse("table_detail", args=[event.slug, tables[0].table.pk])):
+        response = client.get(url)
+        assert response.status_code == 200 and "Kabir Walk-in" in response.content.decode(), url

@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
 ELIGIBILITY_COLUMNS = ("roll_number", "name", "email", "department", "programme", "year")
-REQUIRED_FIELDS = ("roll_number", "name", "email", "department", "programme")
+REQUIRED_FIELDS = ("roll_number", "name", "department", "programme")  # no e-mail: a claim an organizer confirms
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 MAX_YEAR = 10
 

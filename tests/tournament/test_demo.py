@@ -96,3 +96,31 @@ def test_demo_prints_links_at_the_address_it_is_told(capsys):
     assert "Site: http://127.0.0.1:8791/   Admin: http://127.0.0.1:8791/admin/" in out
     assert f"Round 2's bracket, live: http://127.0.0.1:8791/events/{EVENT_SLUG}/rounds/2/bracket/" in out
     assert "127.0.0.1:8000" not in out
+
+
+def test_demo_students_are_verified_and_a_newcomer_is_told_how_to_sign_up(client, capsys):
+    from django.core import mail
+
+    from tournament.services.email_verification import verified_email
+
+    call_command("demo", site="http://127.0.0.1:8791")
+    out = capsys.readouterr().out
+    registered = Player.objects.filter(event__slug=EVENT_SLUG).select_related("user")
+    assert all(verified_email(p.user) for p in registered), "every demo student's address is verified"
+    newcomer = EligibilityEntry.objects.exclude(roll_number__in=registered.values("roll_number")).order_by(
+        "roll_number").filter(email__in=[line for line in out.split() if "@" in line])
+    assert newcomer.count() == 1, "the printed address is on the list and not registered"
+    entry = newcomer.get()
+    assert f"sign up at http://127.0.0.1:8791/accounts/signup/ with {entry.email}" in out
+    assert f"roll number {entry.roll_number}" in out and "printed in the console of `make run`" in out
+    # the newcomer's way works: sign up, open the mailed link, register
+    client.post(reverse("signup"), {"username": "newcomer", "email": entry.email, "password1": "a-Long-pass-8421",
+                                    "password2": "a-Long-pass-8421"})
+    link = mail.outbox[-1].body.split("http://testserver")[1].split()[0]
+    client.get(link)
+    event = Event.objects.get(slug=EVENT_SLUG)
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.REGISTRATION)
+    response = client.post(reverse("register", args=[EVENT_SLUG]), {"roll_number": entry.roll_number,
+                                                                   "display_name": ""})
+    assert response.status_code == 302
+    assert Player.objects.get(user__username="newcomer").roll_number == entry.roll_number

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from tests.tournament.standings_data import make_event, make_players, record_games, seat_round
 from tournament.models import EligibilityEntry, Event, Player, Round
+from tournament.services.email_verification import mark_verified
 
 pytestmark = pytest.mark.django_db
 
@@ -34,8 +35,10 @@ def registration_event():
     return event
 
 
-def login(client, username="asha", email="asha@ju.example"):
+def login(client, username="asha", email="asha@ju.example", verified=True):
     user = get_user_model().objects.create_user(username, email=email, password=PASSWORD)
+    if verified:
+        mark_verified(user)
     client.force_login(user)
     return user
 
@@ -131,8 +134,8 @@ def test_signup_creates_the_account_and_logs_in(client):
     assert int(client.session["_auth_user_id"]) == user.pk
 
 
-def test_signup_refuses_a_taken_email_and_mismatched_passwords(client):
-    get_user_model().objects.create_user("ravi", email="ravi@ju.example")
+def test_signup_refuses_a_verified_email_and_mismatched_passwords(client):
+    mark_verified(get_user_model().objects.create_user("ravi", email="ravi@ju.example"))
     html = text(client.post(
         reverse("signup"),
         {"username": "ravi2", "email": "RAVI@ju.example", "password1": "a-Long-pass-8421", "password2": "other-pass-8421"},

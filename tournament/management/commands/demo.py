@@ -23,3 +23,9 @@ class Command(BaseCommand):
         if logins.exhibition_url:
             self.stdout.write(f"  Watch bots play live: {site}{logins.exhibition_url}")
         self.stdout.write(f"  Practice against bots (log in first): {site}/play/practice/")
+        if logins.newcomer_email:
+            self.stdout.write(
+                f"  As a newcomer: sign up at {site}/accounts/signup/ with {logins.newcomer_email} (on the list, "
+                f"roll number {logins.newcomer_roll_number}). Sign-up mails a link that verifies the address: "
+                "without EMAIL_HOST set, the mail is printed in the console of `make run`; open its link, then "
+                "register.")

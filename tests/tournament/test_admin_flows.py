@@ -49,8 +49,8 @@ def test_upload_preview_lists_bad_rows_and_saves_nothing(organizer_client, event
     response = upload(organizer_client, event, CSV)
     page = response.content.decode()
     assert response.status_code == 200
-    assert "2</b> good rows" in page and "1</b> bad row" in page
-    assert "<td>4</td>" in page and "not a valid address" in page
+    assert '"added-count">2</b> to add' in page and '1</b> bad row' in page
+    assert "<td>4</td><td>003</td><td>Broken Mail</td>" in page and "not a valid address" in page
     assert not EligibilityEntry.objects.exists()
     # confirming without choosing "only the good rows" saves nothing
     token = response.context["token"]

@@ -9,7 +9,7 @@ from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from tournament.admin import bracket_views, event_views
+from tournament.admin import bracket_views, eligibility_views, event_views
 from tournament.admin.scoping import EventScopedAdmin
 from tournament.models import Event
 from tournament.services.organizers import ORGANIZER_GROUP
@@ -44,7 +44,7 @@ class EventAdmin(EventScopedAdmin):
         ]
 
     def eligibility_upload_view(self, request, event_id):
-        return event_views.eligibility_upload(self, request, event_id)
+        return eligibility_views.eligibility_upload(self, request, event_id)
 
     def first_round_view(self, request, event_id):
         return event_views.first_round(self, request, event_id)

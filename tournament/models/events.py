@@ -7,6 +7,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from tournament.eligibility_policy import Policy, PolicyError, parse_policy, with_values
+
 PRESET_CHOICES = [
     ("uno-official", "UNO, official rules"),
     ("uno-400", "UNO to 400 (mini-project rules)"),
@@ -52,6 +54,13 @@ class Event(models.Model):
         default=False, help_text="While on, registered players can check themselves in for the next round."
     )
     eligibility = models.CharField(max_length=10, choices=Eligibility.choices, default=Eligibility.OPEN)
+    eligibility_policy = models.JSONField(
+        default=list, blank=True, verbose_name="eligibility policy",
+        help_text='Who on the list may register, by the list\'s own columns; every condition must hold. '
+                  'E.g. [{"column": "programme", "one_of": ["UG"]}, '
+                  '{"column": "department", "one_of": ["Chemical Engineering"]}, '
+                  '{"column": "year", "from": 1, "to": 4}]. Empty: everyone on the list.',
+    )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
@@ -79,6 +88,10 @@ class Event(models.Model):
                 errors["registration_closes"] = "Registration must close after it opens."
         if not isinstance(self.rules_overrides, dict):
             errors["rules_overrides"] = "Overrides must be a JSON object of option names and values."
+        try:
+            self.eligibility_policy = self.policy().to_json()
+        except PolicyError as error:
+            errors["eligibility_policy"] = str(error)
         if errors:
             raise ValidationError(errors)
         from tournament.rules import RulesRefused, rules_for_event
@@ -87,6 +100,12 @@ class Event(models.Model):
             rules_for_event(self)
         except RulesRefused as refused:
             raise ValidationError({refused.field: str(refused)}) from refused
+
+    def policy(self) -> Policy:
+        """The eligibility policy, read and with programme spellings turned into codes (UG, PG, PhD)."""
+        from tournament.csv_formats import normalize_programme
+
+        return with_values(parse_policy(self.eligibility_policy), "programme", normalize_programme)
 
     def registration_is_open(self, now=None) -> bool:
         now = now or timezone.now()
@@ -108,10 +127,15 @@ class EligibilityEntry(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="eligibility_entries")
     roll_number = models.CharField(max_length=40)
     name = models.CharField(max_length=200)
-    email = models.EmailField()
+    email = models.EmailField(blank=True)
     department = models.CharField(max_length=200)
     programme = models.CharField(max_length=5, choices=Programme.choices)
     year = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MaxValueValidator(10)])
+    extra = models.JSONField(
+        default=dict, blank=True, help_text="The uploaded file's other columns (column name → text)."
+    )
+
+    FIELDS = ("roll_number", "name", "email", "department", "programme", "year")
 
     class Meta:
         verbose_name_plural = "eligibility entries"
@@ -122,6 +146,10 @@ class EligibilityEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.roll_number} {self.name}"
+
+    def values(self) -> dict:
+        """Every column of the entry (fixed and extra) by name, as an eligibility policy reads them."""
+        return {**(self.extra or {}), **{name: getattr(self, name) for name in self.FIELDS}}
 
 
 class Player(models.Model):

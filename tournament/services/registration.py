@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from tournament.models import EligibilityEntry, Event, Player, Round
-from tournament.services import audit
+from tournament.services import audit, eligibility
 
 
 class RegistrationRefused(Exception):
@@ -95,6 +95,8 @@ def register_player(
                     f"Roll number {roll_number} is not on the eligibility list of {event.name}. "
                     "Check it, or ask an organizer if you should be on the list."
                 )
+            if reason := eligibility.outside_policy(event, entry):
+                raise RegistrationRefused(f"Roll number {entry.roll_number} may not register for {event.name}: {reason}.")
         if entry is not None:
             roll_number = entry.roll_number  # the list's spelling
         if roll_number and Player.objects.filter(event=event, roll_number__iexact=roll_number).exists():

@@ -83,6 +83,10 @@ def read_eligibility_csv(content: bytes) -> EligibilityFile:
     if not text.strip():
         result.file_error = "The file is empty."
         return result
+    if "\x00" in text:
+        result.file_error = ("The file contains NUL characters, so it is not CSV text (is it an .xlsx or "
+                             "a UTF-16 file?). Save it from your spreadsheet as \"CSV UTF-8\".")
+        return result
     header_line = text.lstrip("\r\n").splitlines()[0]
     result.delimiter = ";" if header_line.count(";") > header_line.count(",") else ","
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=result.delimiter)

@@ -29,7 +29,8 @@ class EventAdmin(EventScopedAdmin):
         (None, {"fields": ("name", "slug", "description", "status", "organizers")}),
         ("Rules", {"fields": ("rules_preset", "rules_overrides", "target_score", "rules_summary")}),
         ("Tables", {"fields": ("min_table_size", "max_table_size", "turn_seconds", "missed_turns_before_bot")}),
-        ("Registration", {"fields": ("eligibility", "registration_opens", "registration_closes", "checkin_open")}),
+        ("Registration", {"fields": ("eligibility", "eligibility_policy", "registration_opens", "registration_closes",
+                                     "checkin_open")}),
     )
 
     def get_urls(self):

@@ -114,7 +114,7 @@ def plan_import(
                 f"{holder['roll_number']} ({holder['name']}), who is not in this file",
                 row["roll_number"], row["name"]))
             continue
-        if reason := policy.reason({**row["extra"], **row}):
+        if reason := policy.reason({**row["extra"], **{name: row[name] for name in ("roll_number", *COMPARED_FIELDS)}}):
             plan.outside_policy.append(PolicyFlag(row["row"], row["roll_number"], row["name"], reason))
         entry = by_roll.get(row["roll_number"].casefold())
         if entry is None:

@@ -95,6 +95,17 @@ def test_other_columns_are_kept_and_their_changes_shown(listed):
     assert [(c.field, c.old, c.new) for c in changed.changes] == [("hostel", "H1", "H9")]
 
 
+def test_confirm_writes_every_changed_field_including_empty_ones(listed):
+    corrected = FIRST.replace("R1,Asha Sen,asha@ju.in,Chemical Engineering,UG,2,H1",
+                              "R1,Asha S. Sen,,Chemical Engg,PhD,,H7")
+    result = import_entries(listed, corrected.encode(), make_user())
+    assert (result.updated, result.unchanged) == (1, 3)
+    entry = EligibilityEntry.objects.get(event=listed, roll_number="R1")
+    assert (entry.name, entry.email, entry.department, entry.programme, entry.year, entry.extra) == (
+        "Asha S. Sen", "", "Chemical Engg", "PhD", None, {"hostel": "H7"})
+    assert EligibilityEntry.objects.get(event=listed, roll_number="R2").extra == {"hostel": "H2"}
+
+
 def test_same_email_in_any_case_is_a_row_error_naming_the_person(listed):
     content = HEADER + (
         "R6,Nila Pal,NILA@ju.in,Chemical Engineering,UG,1,H1\n"

@@ -4,14 +4,15 @@ transaction; and the event's policy applied to one entry.
 The uploaded bytes are re-read on confirm (never trusted from the preview) against the list as it is
 then, with the event row locked; the confirm carries the file's hash and the previewed plan's
 fingerprint, so a different file or a list changed by someone else in between is refused, never
-applied unseen. Writes are set-based (one bulk insert, one bulk update, one delete).
+applied unseen. Writes are set-based: batched inserts, batched UPDATE ... FROM (VALUES ...), one delete.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from tournament.csv_formats import read_eligibility_csv
 from tournament.eligibility_import import COMPARED_FIELDS, ImportPlan, file_digest, plan_import
@@ -113,12 +114,34 @@ def _apply(event: Event, plan: ImportPlan, removed) -> None:
          for row in plan.added],
         batch_size=BATCH,
     )
-    EligibilityEntry.objects.bulk_update(
-        [EligibilityEntry(pk=c.pk, **{f: c.row[f] for f in fields}) for c in plan.changed],
-        fields, batch_size=BATCH,
-    )
+    _update_entries([(c.pk, *(c.row[f] for f in fields)) for c in plan.changed], fields)
     if removed:
         EligibilityEntry.objects.filter(event=event, pk__in=[m.pk for m in removed]).delete()
+
+
+def _update_entries(rows: list[tuple], fields: tuple[str, ...]) -> None:
+    """Set ``fields`` of entries from ``(pk, *values)`` rows: one UPDATE ... FROM (VALUES ...) per batch.
+
+    Django's ``bulk_update`` builds a CASE per row and field in Python: about 20 s for 5,000 changed rows.
+    Written for the two databases the project runs on (PostgreSQL, and SQLite 3.33 or later).
+    """
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    table = quote(EligibilityEntry._meta.db_table)
+    casts = {"year": "CAST(%s AS integer)", "extra": "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"}
+    one_row = "(CAST(%s AS bigint), " + ", ".join(casts.get(f, "%s") for f in fields) + ")"
+    names = ", ".join(quote(f) for f in ("id", *fields))
+    assignments = ", ".join(f"{quote(f)} = v.{quote(f)}" for f in fields)
+    size = min(BATCH, (connection.features.max_query_params or 999) // (len(fields) + 1))
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), size):
+            batch = rows[start : start + size]
+            params = [json.dumps(v) if f == "extra" else v
+                      for row in batch for f, v in zip(("id", *fields), row, strict=True)]
+            cursor.execute(f"WITH v({names}) AS (VALUES {', '.join([one_row] * len(batch))}) "
+                           f"UPDATE {table} SET {assignments} FROM v WHERE {table}.{quote('id')} = v.{quote('id')}",
+                           params)
 
 
 def _summary(plan: ImportPlan, removed, filename: str) -> str:

@@ -128,5 +128,11 @@ def test_event_form_edits_the_policy_with_clear_validation(organizer_client, eve
     assert organizer_client.post(change, data).status_code == 302
     event.refresh_from_db()
     assert event.eligibility_policy == [{"column": "programme", "one_of": ["UG"]}, {"column": "year", "to": 4}]
+    audit = AuditEntry.objects.get(event=event, action="eligibility.policy")
+    assert audit.actor == organizer_client.user
+    assert audit.target == "Eligibility policy: programme is one of: UG; year is at most 4"
+    assert audit.changes["policy"] == [[], event.eligibility_policy]
+    assert organizer_client.post(change, data).status_code == 302  # saved again unchanged: no new entry
+    assert AuditEntry.objects.filter(event=event, action="eligibility.policy").count() == 1
     page = organizer_client.get(url(event)).content.decode()
     assert "programme is one of: UG; year is at most 4" in page

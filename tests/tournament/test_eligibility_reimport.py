@@ -5,6 +5,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from tests.tournament.organizer_factories import make_event, make_user
+from tournament.csv_formats import write_eligibility_csv
 from tournament.models import AuditEntry, EligibilityEntry, Event, Player
 from tournament.services.eligibility import (
     EligibilityImportError,
@@ -170,3 +171,18 @@ def test_a_list_of_5000_rows_imports_in_a_few_queries(django_assert_max_num_quer
     with django_assert_max_num_queries(80):
         result = import_entries(event, (HEADER + corrected).encode(), make_user())
     assert (result.created, result.updated, result.unchanged) == (0, 556, 4444)
+
+
+def test_an_exported_list_reimports_unchanged_with_its_other_columns(listed):
+    exported = write_eligibility_csv(EligibilityEntry.objects.filter(event=listed))
+    assert exported.splitlines()[0] == "roll_number,name,email,department,programme,year,hostel"
+    plan = preview_import(listed, exported.encode())
+    assert (len(plan.unchanged), plan.added, plan.changed, plan.missing, plan.errors) == (4, [], [], [], [])
+
+
+def test_the_entry_list_in_the_admin_shows_other_columns(listed, client):
+    from tests.tournament.organizer_factories import PASSWORD, make_organizer_of
+
+    client.login(username=make_organizer_of(listed).username, password=PASSWORD)
+    page = client.get("/admin/tournament/eligibilityentry/").content.decode()
+    assert "Other columns" in page and "hostel: H3" in page

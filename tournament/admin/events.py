@@ -12,6 +12,7 @@ from django.utils.html import format_html, format_html_join
 from tournament.admin import bracket_views, eligibility_views, event_views
 from tournament.admin.scoping import EventScopedAdmin
 from tournament.models import Event
+from tournament.services import eligibility
 from tournament.services.organizers import ORGANIZER_GROUP
 
 
@@ -99,6 +100,12 @@ class EventAdmin(EventScopedAdmin):
             kwargs["queryset"] = get_user_model().objects.filter(
                 is_staff=True, groups__name=ORGANIZER_GROUP).distinct().order_by("username")
         return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        old_policy = form.initial.get("eligibility_policy") or []
+        if old_policy != obj.eligibility_policy:  # as saved: Event.clean spells it out
+            eligibility.record_policy_change(obj, request.user, old_policy)
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)

@@ -54,6 +54,12 @@ def outside_policy(event: Event, entry: EligibilityEntry) -> str:
     return event_policy(event).reason(entry.values())
 
 
+def record_policy_change(event: Event, actor, old) -> None:
+    """Audit a change of the event's policy (the event form saves it; call inside its transaction)."""
+    audit.record(event, actor, "eligibility.policy", f"Eligibility policy: {event_policy(event).describe()}",
+                 changes={"policy": [old, event.eligibility_policy]})
+
+
 def preview_import(event: Event, content: bytes) -> ImportPlan:
     """What importing ``content`` would do to the event's list, saving nothing."""
     existing = list(EligibilityEntry.objects.filter(event=event).values("pk", "roll_number", "extra",

@@ -84,6 +84,7 @@ class ImportPlan:
             "unchanged": [r["pk"] for r in self.unchanged],
             "missing": [[m.pk, m.registered] for m in self.missing],
             "errors": [[e.row, e.reason] for e in self.errors],
+            "outside_policy": [[f.row, f.reason] for f in self.outside_policy],
         }
         return hashlib.sha256(json.dumps(summary, sort_keys=True, default=str).encode()).hexdigest()
 

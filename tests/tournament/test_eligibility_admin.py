@@ -136,3 +136,13 @@ def test_event_form_edits_the_policy_with_clear_validation(organizer_client, eve
     assert AuditEntry.objects.filter(event=event, action="eligibility.policy").count() == 1
     page = organizer_client.get(url(event)).content.decode()
     assert "programme is one of: UG; year is at most 4" in page
+
+
+def test_a_long_list_previews_every_count_but_not_every_unchanged_or_added_row(organizer_client, event):
+    rows = "".join(f"R{n:04d},Student {n},s{n}@ju.in,ChE,UG,1\n" for n in range(400))
+    page = upload(organizer_client, event, HEADER + rows).content.decode()
+    assert '"added-count">400<' in page and "The first 300 are shown; all 400 are added." in page
+    assert page.count("<td>Student ") == 300
+    import_entries(event, (HEADER + rows).encode(), organizer_client.user)
+    page = upload(organizer_client, event, HEADER + rows).content.decode()
+    assert '"unchanged-count">400<' in page and "R0299 Student 299 and 100 more" in page

@@ -2,6 +2,7 @@
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 
 from tests.tournament.organizer_factories import make_event
 from tournament.models import EligibilityEntry, Event, Player
@@ -44,3 +45,11 @@ def test_a_condition_on_a_column_of_the_uploaded_file(undergraduate_event):
 def test_an_undergraduate_of_the_department_registers(undergraduate_event):
     player = register_player(undergraduate_event, student("asha"), "CHE2201", "Asha")
     assert player.roll_number == "CHE2201"
+
+
+def test_the_registration_page_shows_the_reason(client, undergraduate_event):
+    client.force_login(student("dev"))
+    html = client.post(reverse("register", args=[undergraduate_event.slug]),
+                       {"roll_number": "CHE9001", "display_name": "Dev"}).content.decode()
+    assert "may not register for Chem UG Ocho: programme is PG (must be UG)." in html
+    assert not Player.objects.exists()

@@ -7,6 +7,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from tournament.csv_formats import normalize_programme
 from tournament.eligibility_policy import Policy, PolicyError, parse_policy, with_values
 
 PRESET_CHOICES = [
@@ -103,8 +104,6 @@ class Event(models.Model):
 
     def policy(self) -> Policy:
         """The eligibility policy, read and with programme spellings turned into codes (UG, PG, PhD)."""
-        from tournament.csv_formats import normalize_programme
-
         return with_values(parse_policy(self.eligibility_policy), "programme", normalize_programme)
 
     def registration_is_open(self, now=None) -> bool:

@@ -146,3 +146,12 @@ def test_a_long_list_previews_every_count_but_not_every_unchanged_or_added_row(o
     import_entries(event, (HEADER + rows).encode(), organizer_client.user)
     page = upload(organizer_client, event, HEADER + rows).content.decode()
     assert '"unchanged-count">400<' in page and "R0299 Student 299 and 100 more" in page
+
+
+def test_a_confirm_without_the_previews_fingerprint_saves_nothing(organizer_client, listed):
+    response = upload(organizer_client, listed, CORRECTED.replace("R5,Nila Pal,ASHA@JU.IN", "R5,Nila Pal,nila@ju.in"))
+    data = confirm_data(response)
+    del data["fingerprint"], data["digest"]
+    page = organizer_client.post(url(listed), data).content.decode()
+    assert "nothing was imported" in page
+    assert not EligibilityEntry.objects.filter(event=listed, roll_number="R4").exists()

@@ -77,21 +77,21 @@ def import_entries(
     only_good_rows: bool = False,
     filename: str = "",
     remove_missing: bool = False,
-    digest: str = "",
-    fingerprint: str = "",
+    digest: str | None = None,
+    fingerprint: str | None = None,
 ) -> ImportResult:
     """Apply the file to the event's list: add new roll numbers, update changed ones and, with
     ``remove_missing``, remove entries not in the file that nobody registered with. With bad rows
-    nothing is saved unless ``only_good_rows``. ``digest`` / ``fingerprint``, when given, must match
-    the file and the plan that were previewed."""
+    nothing is saved unless ``only_good_rows``. ``digest`` / ``fingerprint`` (the admin's confirm
+    always passes them) must match the file and the plan that were previewed."""
     with transaction.atomic():
         Event.objects.select_for_update().get(pk=event.pk)  # one import per event at a time
         plan = preview_import(event, content)
-        if digest and digest != plan.digest:
+        if digest is not None and digest != plan.digest:
             raise PreviewOutdated("The file is not the one previewed; nothing was imported. Upload it again.")
         if plan.file_error:
             raise EligibilityImportError(plan.file_error)
-        if fingerprint and fingerprint != plan.fingerprint:
+        if fingerprint is not None and fingerprint != plan.fingerprint:
             raise PreviewOutdated(
                 "The eligibility list changed since your preview (someone else edited or imported it); "
                 "nothing was imported. Check the new preview below and confirm again."

@@ -155,3 +155,15 @@ def test_a_confirm_without_the_previews_fingerprint_saves_nothing(organizer_clie
     page = organizer_client.post(url(listed), data).content.decode()
     assert "nothing was imported" in page
     assert not EligibilityEntry.objects.filter(event=listed, roll_number="R4").exists()
+
+
+def test_an_entrys_other_columns_must_be_an_object_of_texts(organizer_client, listed):
+    entry = EligibilityEntry.objects.get(event=listed, roll_number="R1")
+    change = reverse("admin:tournament_eligibilityentry_change", args=[entry.pk])
+    data = {"event": listed.pk, "roll_number": "R1", "name": "Asha Sen", "email": "", "department": "ChE",
+            "programme": "UG", "year": "", "extra": '["A"]'}
+    assert "must be a JSON object of column names and texts" in organizer_client.post(change, data).content.decode()
+    data["extra"] = '{"section": "A"}'
+    assert organizer_client.post(change, data).status_code == 302
+    entry.refresh_from_db()
+    assert (entry.email, entry.year, entry.extra) == ("", None, {"section": "A"})

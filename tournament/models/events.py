@@ -146,9 +146,16 @@ class EligibilityEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.roll_number} {self.name}"
 
-    def values(self) -> dict:
+    def clean(self) -> None:
+        extra = self.extra or {}
+        if not isinstance(extra, dict) or not all(isinstance(v, (str, int)) for v in extra.values()):
+            raise ValidationError({"extra": 'Other columns must be a JSON object of column names and texts, '
+                                            'e.g. {"section": "A"}.'})
+
+    def column_values(self) -> dict:
         """Every column of the entry (fixed and extra) by name, as an eligibility policy reads them."""
-        return {**(self.extra or {}), **{name: getattr(self, name) for name in self.FIELDS}}
+        extra = self.extra if isinstance(self.extra, dict) else {}
+        return {**extra, **{name: getattr(self, name) for name in self.FIELDS}}
 
 
 class Player(models.Model):

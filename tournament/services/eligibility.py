@@ -51,7 +51,7 @@ def event_policy(event: Event) -> Policy:
 
 def outside_policy(event: Event, entry: EligibilityEntry) -> str:
     """Why the event's policy leaves ``entry`` out (e.g. "programme is PG (must be UG)"), or ""."""
-    return event_policy(event).reason(entry.values())
+    return event_policy(event).reason(entry.column_values())
 
 
 def record_policy_change(event: Event, actor, old) -> None:

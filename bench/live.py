@@ -4,7 +4,7 @@
     python bench/live.py --tables 250 --seats 4 --spectators 250 --think 2 --seconds 60 --workers 2
 
 Creates a running event with T tables of P seats held by real users (the ORM and the live-game service
-`games.services.lifecycle.live_game_for`, turn timer off, a high target so no game ends), logs every
+`tournament.services.live_tables.live_game_for`, turn timer off, a high target so no game ends), logs every
 user in (a session per user in the database), starts the site (uvicorn `--workers N`, or N daphne
 processes on one shared socket, with `bench/live_settings.py`: the relay mounted and the per-socket rate
 limit lifted) plus `manage.py run_sweeper` for the next-hand deals, as production runs them, then:
@@ -84,9 +84,9 @@ def create_tables(tables: int, seats: int, spectators: int, preset: str = "uno-o
     from django.test import Client
     from django.utils import timezone
 
-    from games.services.lifecycle import live_game_for
     from tournament.models import Event, Game, Player, Round, Seat
     from tournament.models import Table as TableRow
+    from tournament.services.live_tables import live_game_for
 
     tag = secrets.token_hex(3)
     password = make_password(None)  # unusable: bench users never log in with a password

@@ -1,7 +1,9 @@
 """The ASGI application: HTTP through Django, websockets through Channels.
 
-Websockets pass the allowed-hosts origin check and the session auth middleware, so a consumer's
-``scope["user"]`` is the logged-in user of the page that opened the socket.
+A browser's websocket passes the allowed-hosts origin check and the session auth middleware, so a
+consumer's ``scope["user"]`` is the logged-in user of the page that opened the socket. A socket opened
+with a personal access token (a student's bot: ``Authorization: Bearer`` or ``?token=``) is that token's
+user instead, without session or Origin (access_tokens/websocket.py).
 """
 
 import os
@@ -15,6 +17,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from access_tokens.websocket import TokenOrBrowser  # noqa: E402
 from config import gc_tuning  # noqa: E402
 from config.websocket_urls import websocket_urlpatterns  # noqa: E402
 from tournament.page_cache import PublicPageCache  # noqa: E402
@@ -23,7 +26,10 @@ application = ProtocolTypeRouter(
     {
         # Public pages many read at once are served again from memory while their scores version holds.
         "http": PublicPageCache(django_asgi_app),
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": TokenOrBrowser(
+            token_app=URLRouter(websocket_urlpatterns),
+            browser_app=AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        ),
     }
 )
 

@@ -1,4 +1,11 @@
-"""Reading settings from the environment: small parsers kept apart from settings.py so tests can call them."""
+"""Reading settings from the environment, kept apart from settings.py so tests can call the parts.
+
+Every variable is read one way: through environs, which parses and validates with marshmallow, by the
+readers below (`text`, `yes_no`, `whole_number`, `number`, `host_list`), which refuse a bad value naming
+the variable and its value. What is ours is only what no library knows: which settings go
+together (the connection pool and persistent connections, the channel layer's key), the secret key
+kept in a file for development, and the database and channel layer configurations they build.
+"""
 
 import os
 import secrets
@@ -7,33 +14,45 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from environs import Env, EnvValidationError
+from marshmallow.validate import Range
 
-TRUE_WORDS = {"1", "true", "yes", "on"}
-FALSE_WORDS = {"0", "false", "no", "off", ""}
-
-
-def env_bool(name: str, *, default: bool, environ=os.environ) -> bool:
-    raw = environ.get(name)
-    if raw is None:
-        return default
-    word = raw.strip().lower()
-    if word in TRUE_WORDS:
-        return True
-    if word in FALSE_WORDS:
-        return False
-    raise ImproperlyConfigured(f"{name}={raw!r} is not a yes/no value; use 1 or 0.")
+env = Env()
 
 
-def env_list(name: str, *, default: list[str], environ=os.environ) -> list[str]:
-    raw = environ.get(name)
-    if raw is None:
-        return list(default)
-    return [part.strip() for part in raw.split(",") if part.strip()]
+def _parsed(parse, name: str, default, **options):
+    """``parse(name, default)`` through environs; a bad value is refused naming the variable and its value."""
+    try:
+        return parse(name, default, **options)
+    except EnvValidationError as error:
+        raise ImproperlyConfigured(f"{name}={os.environ.get(name)!r}: {' '.join(error.error_messages)}") from error
 
 
-def secret_key_from_env(*, debug: bool, key_file: Path, environ=os.environ) -> str:
+def text(name: str, default: str = "") -> str:
+    return _parsed(env.str, name, default).strip()
+
+
+def yes_no(name: str, default: bool) -> bool:
+    return _parsed(env.bool, name, default)
+
+
+def whole_number(name: str, default: int, *, minimum: int) -> int:
+    return _parsed(env.int, name, default, validate=Range(min=minimum))
+
+
+def number(name: str, default: float, *, minimum: float) -> float:
+    """A finite number (environs refuses NaN and infinity) of at least ``minimum``."""
+    return _parsed(env.float, name, default, validate=Range(min=minimum))
+
+
+def host_list(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list, with spaces around items and empty items dropped."""
+    return [item.strip() for item in _parsed(env.list, name, default) if item.strip()]
+
+
+def secret_key_from_env(*, debug: bool, key_file: Path) -> str:
     """The real key in production; in development a generated key kept in a git-ignored file."""
-    key = environ.get("SECRET_KEY", "").strip()
+    key = text("SECRET_KEY")
     if key:
         if not debug and (len(key) < 50 or len(set(key)) < 5 or key.startswith("django-insecure")):
             raise ImproperlyConfigured("SECRET_KEY is too weak for production: use 50+ random characters.")
@@ -48,27 +67,12 @@ def secret_key_from_env(*, debug: bool, key_file: Path, environ=os.environ) -> s
     return key
 
 
-def env_number(name: str, *, default: float, minimum: float, environ=os.environ, whole: bool = True):
-    """A number from the environment (a whole one unless `whole=False`), at least `minimum`."""
-    raw = environ.get(name)
-    if raw is None or not raw.strip():
-        return default
-    try:
-        value = int(raw) if whole else float(raw)
-    except ValueError:
-        value = None
-    if value is None or value != value or value < minimum:  # value != value: NaN
-        kind = "a whole number" if whole else "a number"
-        raise ImproperlyConfigured(f"{name}={raw!r} is not {kind} of at least {minimum:g}.")
-    return value
-
-
-def database_from_env(sqlite_path: Path, environ=os.environ) -> dict:
+def database_from_env(sqlite_path: Path) -> dict:
     """``DATABASE_URL`` through dj-database-url, or the embedded SQLite file; on PostgreSQL with
     psycopg's connection pool unless persistent connections (``CONN_MAX_AGE``) are asked for."""
-    url = environ.get("DATABASE_URL", "").strip()
+    url = text("DATABASE_URL")
     if not url:
-        database_pool_from_env("django.db.backends.sqlite3", 0, environ)  # refuses pool settings
+        database_pool_from_env("django.db.backends.sqlite3", 0)  # refuses pool settings
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": sqlite_path,
@@ -79,13 +83,12 @@ def database_from_env(sqlite_path: Path, environ=os.environ) -> dict:
             "TEST": {"NAME": str(Path(tempfile.gettempdir()) / f"ocho-test-{os.getpid()}.sqlite3")},
         }
     # No health check (a `SELECT 1` before every database call of a socket: one more round trip for
-    # each, about 10% of the move threads' waiting in a profile): a connection that broke fails one call
-    # (answered `unavailable`) and is then replaced.
-    max_age = env_number("CONN_MAX_AGE", default=0, minimum=0, environ=environ)
+    # each): a connection that broke fails one call (answered `unavailable`) and is then replaced.
+    max_age = whole_number("CONN_MAX_AGE", 0, minimum=0)
     config = dj_database_url.parse(url, conn_max_age=max_age, conn_health_checks=False)
     if config["ENGINE"] not in ("django.db.backends.postgresql", "django.db.backends.sqlite3"):
         raise ImproperlyConfigured(f"DATABASE_URL scheme not supported here: {config['ENGINE']}")
-    pool = database_pool_from_env(config["ENGINE"], max_age, environ)
+    pool = database_pool_from_env(config["ENGINE"], max_age)
     if pool:
         config.setdefault("OPTIONS", {})["pool"] = pool
     return config
@@ -94,19 +97,19 @@ def database_from_env(sqlite_path: Path, environ=os.environ) -> dict:
 POOL_DEFAULTS = {"min_size": 2, "max_size": 20, "timeout": 10.0}
 
 
-def database_pool_from_env(engine: str, max_age: int, environ=os.environ) -> dict | None:
+def database_pool_from_env(engine: str, max_age: int) -> dict | None:
     """Options of psycopg's connection pool (Django's ``OPTIONS["pool"]``), or None for none.
 
     Under ASGI each page request runs its database work in a thread of its own, and a thread's
-    connection is its own: with ``CONN_MAX_AGE`` > 0 every request left one open (70-82 for 20 readers,
-    and "too many clients"). With the pool, a request or database call gives its connection back when
-    it ends and the next one takes it, whatever its thread; at most ``max_size`` per process, a caller
-    beyond that waits up to ``timeout`` seconds and then fails (``OperationalError``). On by default on
-    PostgreSQL; ``CONN_MAX_AGE`` > 0 (persistent connections per thread, which Django cannot combine
-    with a pool) means no pool, as does ``DATABASE_POOL=0``.
+    connection is its own: with ``CONN_MAX_AGE`` > 0 every request leaves one open. With the pool, a
+    request or database call gives its connection back when it ends and the next one takes it,
+    whatever its thread; at most ``max_size`` per process, a caller beyond that waits up to ``timeout``
+    seconds and then fails (``OperationalError``). On by default on PostgreSQL; ``CONN_MAX_AGE`` > 0
+    (persistent connections per thread, which Django cannot combine with a pool) means no pool, as does
+    ``DATABASE_POOL=0``.
     """
     possible = engine == "django.db.backends.postgresql" and not max_age
-    wanted = env_bool("DATABASE_POOL", default=possible, environ=environ)
+    wanted = yes_no("DATABASE_POOL", possible)
     if engine != "django.db.backends.postgresql":
         off_because = "SQLite has no connection pool"
     elif max_age:
@@ -118,38 +121,35 @@ def database_pool_from_env(engine: str, max_age: int, environ=os.environ) -> dic
         raise ImproperlyConfigured(f"DATABASE_POOL=1, but {off_because}.")
     if not wanted:
         sizes = sorted(f"DATABASE_POOL_{key.upper()}" for key in POOL_DEFAULTS
-                       if environ.get(f"DATABASE_POOL_{key.upper()}", "").strip())
+                       if text(f"DATABASE_POOL_{key.upper()}"))
         if sizes:
             raise ImproperlyConfigured(f"{', '.join(sizes)} set, but there is no pool: {off_because}.")
         return None
-    min_size = env_number("DATABASE_POOL_MIN_SIZE", default=POOL_DEFAULTS["min_size"], minimum=0, environ=environ)
-    max_size = env_number("DATABASE_POOL_MAX_SIZE", default=max(POOL_DEFAULTS["max_size"], min_size),
-                          minimum=1, environ=environ)
+    min_size = whole_number("DATABASE_POOL_MIN_SIZE", POOL_DEFAULTS["min_size"], minimum=0)
+    max_size = whole_number("DATABASE_POOL_MAX_SIZE", max(POOL_DEFAULTS["max_size"], min_size), minimum=1)
     if max_size < min_size:
         raise ImproperlyConfigured(f"DATABASE_POOL_MAX_SIZE={max_size} is below DATABASE_POOL_MIN_SIZE={min_size}.")
-    timeout = env_number("DATABASE_POOL_TIMEOUT", default=POOL_DEFAULTS["timeout"], minimum=0.1,
-                         environ=environ, whole=False)
+    timeout = number("DATABASE_POOL_TIMEOUT", POOL_DEFAULTS["timeout"], minimum=0.1)
     return {"min_size": min_size, "max_size": max_size, "timeout": timeout}
 
 
-def channel_layers_from_env(environ=os.environ) -> dict:
+def channel_layers_from_env() -> dict:
     """Channels' in-memory layer for one process, or channels-redis for several workers.
 
-    With Redis, channels-redis 4.3's pub/sub layer: it keeps no per-channel queues in Redis (a message
+    With Redis, channels-redis's pub/sub layer: it keeps no per-channel queues in Redis (a message
     for a socket that went away is simply dropped) and each worker process holds one subscribing and
-    one publishing connection per Redis host (publishes are serialised by a lock; the layer has no
-    connection-pool size to tune, unlike the list-based ``RedisChannelLayer``).
+    one publishing connection per Redis host.
 
     ``CHANNEL_LAYER_KEY`` (comma-separated for a rotation: the first encrypts, all decrypt) turns on
     the layer's Fernet encryption of every message. It is required in production (deploy check
     games.E001): a table's change travels with its signal, every hand included.
     """
-    url = environ.get("REDIS_URL", "").strip()
+    url = text("REDIS_URL")
     if not url:
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     host: dict = {"address": url}
-    config: dict = {"hosts": [host], "prefix": environ.get("CHANNEL_LAYER_PREFIX", "asgi").strip() or "asgi"}
-    keys = env_list("CHANNEL_LAYER_KEY", default=[], environ=environ)
+    config: dict = {"hosts": [host], "prefix": text("CHANNEL_LAYER_PREFIX", "asgi") or "asgi"}
+    keys = host_list("CHANNEL_LAYER_KEY", [])
     if keys:
         if any(len(key) < 32 for key in keys):
             raise ImproperlyConfigured("CHANNEL_LAYER_KEY must be 32+ random characters "

@@ -12,7 +12,6 @@ Everything that differs between a laptop and a real deployment comes from the en
   to the console.
 """
 
-import os
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -20,21 +19,23 @@ from django.core.exceptions import ImproperlyConfigured
 from config.environment import (
     channel_layers_from_env,
     database_from_env,
-    env_bool,
-    env_list,
-    env_number,
+    host_list,
+    number,
     secret_key_from_env,
+    text,
+    whole_number,
+    yes_no,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-DEBUG = env_bool("DEBUG", default=True)
+DEBUG = yes_no("DEBUG", True)
 SECRET_KEY = secret_key_from_env(debug=DEBUG, key_file=BASE_DIR / ".secret_key")
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
+ALLOWED_HOSTS = host_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set (comma-separated) when DEBUG=0.")
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
+CSRF_TRUSTED_ORIGINS = host_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "daphne",  # makes `runserver` an ASGI server with websockets
@@ -51,6 +52,7 @@ INSTALLED_APPS = [
     "bootstrap",  # django-bootstrap-static: Bootstrap 5 served locally, no CDN
     "tournament",
     "games",
+    "access_tokens",
 ]
 
 MIDDLEWARE = [
@@ -89,10 +91,10 @@ DATABASES = {"default": database_from_env(BASE_DIR / "db.sqlite3")}
 # PostgreSQL so moves at different tables overlap; 0 on SQLite (one writer at a time), where the calls
 # keep Channels' one thread. Each thread holds its own connection: workers x threads (+ the sweeper)
 # must stay under PostgreSQL's max_connections.
-LIVE_DB_THREADS = int(os.environ.get(
-    # 2, not more: measured at the 250-table target, 8 threads per worker made each move wait for the GIL
-    # and a CPU after every round trip (median ack 0.2-0.9 s against 45-60 ms with 2; docs/performance.md)
-    "LIVE_DB_THREADS", "0" if DATABASES["default"]["ENGINE"].endswith("sqlite3") else "2"))
+# 2 by default on PostgreSQL, not more: more threads per worker make each move wait for the GIL and a
+# CPU after every round trip (docs/performance.md).
+LIVE_DB_THREADS = whole_number(
+    "LIVE_DB_THREADS", 0 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 2, minimum=0)
 # With psycopg's pool (config/environment.py, on by default on PostgreSQL) those threads take their
 # connections from the process's pool, as the page requests do: a pool smaller than the threads would
 # make live moves wait for one another's connections.
@@ -106,26 +108,26 @@ CHANNEL_LAYERS = channel_layers_from_env()
 # memory. Leaderboard and bracket pages are cached per event and scores version (tournament/standings_cache.py,
 # tournament/page_cache.py): a stored page is served without Django while its version was checked less
 # than STANDINGS_VERSION_CHECK_SECONDS ago; computed standings are shared through the cache with Redis.
-_REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+_REDIS_URL = text("REDIS_URL", "")
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _REDIS_URL,
-                "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "ocho")}
+                "KEY_PREFIX": text("CACHE_KEY_PREFIX", "ocho")}
     if _REDIS_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 STANDINGS_SHARED_CACHE = bool(_REDIS_URL)
-STANDINGS_VERSION_CHECK_SECONDS = float(os.environ.get("STANDINGS_VERSION_CHECK_SECONDS", "1"))
-STANDINGS_CACHE_SECONDS = float(os.environ.get("STANDINGS_CACHE_SECONDS", "60"))
+STANDINGS_VERSION_CHECK_SECONDS = number("STANDINGS_VERSION_CHECK_SECONDS", 1.0, minimum=0)
+STANDINGS_CACHE_SECONDS = number("STANDINGS_CACHE_SECONDS", 60.0, minimum=0)
 # Events of at least STANDINGS_SETTLE_MIN_PLAYERS players show scores that move on at most every
 # STANDINGS_SETTLE_SECONDS while hands are being scored (tournament/standings_cache.py).
-STANDINGS_SETTLE_SECONDS = env_number("STANDINGS_SETTLE_SECONDS", default=2, minimum=0, whole=False)
-STANDINGS_SETTLE_MIN_PLAYERS = env_number("STANDINGS_SETTLE_MIN_PLAYERS", default=1000, minimum=1)
+STANDINGS_SETTLE_SECONDS = number("STANDINGS_SETTLE_SECONDS", 2.0, minimum=0)
+STANDINGS_SETTLE_MIN_PLAYERS = whole_number("STANDINGS_SETTLE_MIN_PLAYERS", 1000, minimum=1)
 # A logged-in reader's session is trusted this long after Django last confirmed it, for the page cache
 # to serve them the stored page with their own parts (tournament/page_cache.py).
-PAGE_CACHE_READER_SECONDS = env_number("PAGE_CACHE_READER_SECONDS", default=5, minimum=0, whole=False)
+PAGE_CACHE_READER_SECONDS = number("PAGE_CACHE_READER_SECONDS", 5.0, minimum=0)
 # Production runs the timer/bot sweeper as its own process (`manage.py run_sweeper`) and sets this to 0
 # for the ASGI workers (games/services/timers.py).
-LIVE_SWEEPER_IN_PROCESS = env_bool("LIVE_SWEEPER_IN_PROCESS", default=True)
+LIVE_SWEEPER_IN_PROCESS = yes_no("LIVE_SWEEPER_IN_PROCESS", True)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -166,14 +168,14 @@ CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 # Mail: printed on the console unless an SMTP host is configured.
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_HOST = text("EMAIL_HOST", "")
 if EMAIL_HOST:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
-    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
-    DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "tournaments@localhost")
+    EMAIL_PORT = whole_number("EMAIL_PORT", 587, minimum=1)
+    EMAIL_HOST_USER = text("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = text("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = yes_no("EMAIL_USE_TLS", True)
+    DEFAULT_FROM_EMAIL = text("DEFAULT_FROM_EMAIL", "tournaments@localhost")
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
     DEFAULT_FROM_EMAIL = "tournaments@localhost"
@@ -182,10 +184,10 @@ if not DEBUG:
     # Production: HTTPS everywhere, cookies only over TLS. SECURE_SSL_REDIRECT can be switched off
     # when a proxy in front terminates TLS and redirects itself.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_SSL_REDIRECT = yes_no("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_SECONDS = whole_number("SECURE_HSTS_SECONDS", 31536000, minimum=0)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True

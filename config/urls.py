@@ -10,6 +10,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/signup/", signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("account/tokens/", include("access_tokens.urls")),
     path("play/", include("games.urls")),
     path("", include("tournament.urls")),
 ]

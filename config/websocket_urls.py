@@ -1,17 +1,16 @@
 """Every websocket route of the site, gathered from the apps (plus the benchmark's bare relay, only
 when the setting or environment variable ``BENCH_RELAY`` asks for it: see bench/relay.py)."""
 
-import os
-
 from django.conf import settings
 from django.urls import path
 
+from config.environment import yes_no
 from games.routing import websocket_urlpatterns as games_routes
 from tournament.routing import websocket_urlpatterns as tournament_routes
 
 websocket_urlpatterns = [*games_routes, *tournament_routes]
 
-if getattr(settings, "BENCH_RELAY", False) or os.environ.get("BENCH_RELAY", "").strip().lower() in ("1", "true", "yes"):
+if getattr(settings, "BENCH_RELAY", False) or yes_no("BENCH_RELAY", False):
     from bench.relay import RelayConsumer
 
     websocket_urlpatterns.append(path("ws/bench/relay/<int:table>/", RelayConsumer.as_asgi()))

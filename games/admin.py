@@ -21,8 +21,8 @@ class LiveGameAdmin(admin.ModelAdmin):
 
 @admin.register(LiveMove)
 class LiveMoveAdmin(admin.ModelAdmin):
-    list_display = ["live_game", "version", "hand_number", "seat", "actor", "created_at"]
-    list_filter = ["actor"]
+    list_display = ["live_game", "version", "hand_number", "seat", "actor", "via_token", "created_at"]
+    list_filter = ["actor", "via_token"]
     readonly_fields = [f.name for f in LiveMove._meta.fields]
 
     def has_add_permission(self, request) -> bool:

@@ -142,16 +142,16 @@ def _changes(live_id: int, after: int, version: int, user) -> tuple[int, list[di
     return (moves[-1].version if moves else after), snapshots.update_messages(snap, seat, moves)
 
 
-def _move(live_id: int, user, version: int, action: dict, move_id: str):
+def _move(live_id: int, user, version: int, action: dict, move_id: str, via_token: bool):
     from games.services.moves import submit_move
 
-    return submit_move(live_id, user, version, action, move_id)
+    return submit_move(live_id, user, version, action, move_id, via_token=via_token)
 
 
-def _returned(live_id: int, user) -> bool:
+def _returned(live_id: int, user, via_token: bool) -> bool:
     from games.services.moves import player_returned
 
-    return player_returned(live_id, user)
+    return player_returned(live_id, user, via_token=via_token)
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -176,6 +176,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.live_id = int(self.scope["url_route"]["kwargs"]["live_game_id"])
         self.user = self.scope.get("user")
+        # Opened with a personal access token (access_tokens.websocket): the player's bot; its moves are marked.
+        self.via_token = self.scope.get("access_token_id") is not None
         self.recent: list[float] = []
         # Join the group before reading the state, so no change falls between the two: a change the
         # state already holds is skipped by its version, a later one arrives as an update.
@@ -285,7 +287,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                     await self.game_changed({"version": stored})
                 await self.send_message({"type": "pong", "echo": message.get("echo")})
             elif kind == "sync":
-                await database_calls.run(_returned, self.live_id, self.user)
+                await database_calls.run(_returned, self.live_id, self.user, self.via_token)
                 await self.send_state()
             else:
                 await self.handle_move(message)
@@ -301,7 +303,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         try:
             async with database_calls.in_arrival_order(self.live_id):
                 done = await database_calls.run(_move, self.live_id, self.user, message["version"],
-                                                message["action"], move_id)
+                                                message["action"], move_id, self.via_token)
         except MoveRefused as refused:
             await self.send_error(refused.code, refused.message, move_id, refused.version)
             if refused.code == STALE:

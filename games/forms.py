@@ -2,8 +2,8 @@
 
 from django import forms
 
+from games.engine import PRESET_CHOICES
 from games.services.lifecycle import PracticeError, check_practice_setup
-from tournament.models.events import PRESET_CHOICES
 
 BOT_CHOICES = [("heuristic", "Sensible bots"), ("random", "Random bots (easy)")]
 
@@ -12,6 +12,10 @@ class PracticeForm(forms.Form):
     preset = forms.ChoiceField(choices=PRESET_CHOICES, initial="uno-official", label="Rules")
     opponents = forms.IntegerField(min_value=1, max_value=9, initial=3, label="Number of bot opponents")
     bot_kind = forms.ChoiceField(choices=BOT_CHOICES, initial="heuristic", label="Bots")
+    with_my_bot = forms.BooleanField(
+        required=False, label="I'll play with my bot",
+        help_text="Your seat is played by a program you wrote, through your access token (see docs/bots.md): "
+                  "moves from this page are not taken.")
 
     def clean(self):
         data = super().clean()

@@ -65,6 +65,11 @@ class LiveGame(models.Model):
     state = models.JSONField(help_text="The engine's Game.to_dict(): hidden cards included, never sent as is.")
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    token_moves_only = models.BooleanField(
+        default=False,
+        help_text="Players act only through a personal access token: their seats are played by bots students "
+                  "wrote (a practice game with the owner's bot, a game of a bot-league event).",
+    )
     turn_seconds = models.PositiveSmallIntegerField(default=30, help_text="0 means no turn timer.")
     missed_turns_before_bot = models.PositiveSmallIntegerField(default=3)
     deadline = models.DateTimeField(
@@ -149,6 +154,8 @@ class LiveMove(models.Model):
     events = models.JSONField(default=list)
     hand_seats = models.JSONField(default=list)
     client_move_id = models.CharField(max_length=64, blank=True)
+    via_token = models.BooleanField(
+        default=False, help_text="A player's move that came through a personal access token (their bot).")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

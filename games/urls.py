@@ -7,7 +7,5 @@ urlpatterns = [
     path("", views.play_home, name="play"),
     path("practice/", views.practice, name="practice"),
     path("tables/<int:live_game_id>/", views.table, name="table"),
-    path("tables/<str:live_game_id>/next/", views.next_table, name="next_table"),
-    path("games/<int:game_id>/", views.tournament_game, name="tournament_game"),
     path("verify/", views.verify, name="verify"),
 ]

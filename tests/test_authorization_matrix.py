@@ -13,11 +13,12 @@ from django.test import Client
 from django.urls import reverse
 
 from config.asgi import application
-from games.services.lifecycle import live_game_for, start_practice_game
+from games.services.lifecycle import start_practice_game
 from tests.games.factories import ORIGIN, session_cookie
 from tests.tournament.organizer_factories import make_event, make_organizer_of, make_players, make_user
 from tournament.models import Game, Hand, Player, Round
 from tournament.services import rounds
+from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -39,8 +39,8 @@ def test_a_live_game_loaded_with_its_tournament_game_is_not_a_reference_cycle(db
     """Django caches the reverse one-to-one link on a select_related object; LiveGame's queryset drops it,
     so a loaded pair (with the parsed engine state on it) is freed by reference counting alone."""
     from games.models import LiveGame
-    from games.services.lifecycle import live_game_for
     from tests.games.factories import make_tournament_game
+    from tournament.services.live_tables import live_game_for
 
     live_id = live_game_for(make_tournament_game()[0]).pk
     gc.collect()

@@ -20,6 +20,7 @@ Two error types, as in Tabbycat's draw generators: ``BracketError`` for the orga
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -306,6 +307,12 @@ class Tie:
     @property
     def key(self) -> str:
         return ",".join(str(p) for p in sorted(self.players, key=str))
+
+    @property
+    def digest(self) -> str:
+        """The key's SHA-256 in hex: 64 characters naming the tie however many players it holds (what a
+        recorded draw is stored and found by)."""
+        return hashlib.sha256(self.key.encode()).hexdigest()
 
 
 @dataclass

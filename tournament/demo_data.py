@@ -24,8 +24,11 @@ from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
 
+from games.models import LiveGame
 from tournament.models import EligibilityEntry, Event, Game, Hand, HandScore, Player, Round, Seat
 from tournament.services import brackets, rounds
+from tournament.services.game_end import finish_round_if_done
+from tournament.services.live_tables import exhibition_table
 from tournament.services.organizers import make_organizer
 from tournament.services.results import points_won_for
 
@@ -135,11 +138,8 @@ def load_demo() -> DemoLogins:
 def _open_exhibition_table(event: Event):
     """A table of four bots playing the event's rules live, for anyone to watch (made once). No explicit
     seed: like every production table its hands use secret seeds, published only after each hand."""
-    from games.models import LiveGame
-    from games.services.lifecycle import create_demo_bot_table
-
     existing = LiveGame.objects.filter(kind=LiveGame.Kind.EXHIBITION, title__startswith=event.name).first()
-    return existing or create_demo_bot_table(event, seats=4)
+    return existing or exhibition_table(event, seats=4)
 
 
 def _play_first_round(event: Event, organizer) -> None:
@@ -149,7 +149,7 @@ def _play_first_round(event: Event, organizer) -> None:
     _record_games(Game.objects.filter(table__round=round_), random.Random(DEMO_SEED),
                   timezone.now() - timedelta(hours=3))
     rounds.start_round(round_, organizer)  # every game has ended: nothing to play live
-    rounds.finish_round_if_done(Round.objects.get(pk=round_.pk))
+    finish_round_if_done(Round.objects.get(pk=round_.pk))
 
 
 def _start_bracket(event: Event, organizer) -> Round:

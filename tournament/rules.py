@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from games import engine
+
 if TYPE_CHECKING:
     from tournament.models import Event
 
@@ -16,10 +18,13 @@ class RulesRefused(ValueError):
         self.field = field
 
 
+def target_score_for(event: Event) -> int:
+    """Points that win a game of ``event``: the engine's target for its preset with overrides applied."""
+    return rules_for_event(event).target
+
+
 def rules_for_event(event: Event):
     """The engine's rule set for an event, with its overrides and target applied."""
-    from games import engine
-
     try:
         rules = engine.get_preset(event.rules_preset)
     except (KeyError, engine.RuleError) as error:
@@ -34,3 +39,30 @@ def rules_for_event(event: Event):
     except engine.RuleError as error:
         field = "target_score" if "target" in str(error).lower() and event.target_score else "rules_overrides"
         raise RulesRefused(str(error), field=field) from error
+
+
+def unplayable_sizes(rules, sizes) -> str | None:
+    """Why tables of these ``sizes`` cannot be played with ``rules`` (the engine's seat limits), or None."""
+    refusals = {}
+    for size in sorted(set(sizes)):
+        try:
+            rules.check_seats(size)
+        except engine.RuleError as error:
+            refusals[size] = str(error)
+    if not refusals:
+        return None
+    limits = "exactly 4" if rules.partners else f"{rules.min_players} to {rules.max_players}"
+    listed = ", ".join(map(str, refusals))
+    return (f"Tables of {listed} cannot be played: {next(iter(refusals.values()))}. "
+            f"Tables with these rules seat {limits} players.")
+
+
+def check_table_sizes(event: Event) -> None:
+    """Raise ``RulesRefused`` (on the table-size field at fault) when the event's table sizes, from the
+    smallest to the largest, include one its rules (preset and overrides) cannot be played with."""
+    rules = rules_for_event(event)
+    sizes = range(event.min_table_size, event.max_table_size + 1)
+    problem = unplayable_sizes(rules, sizes)
+    if problem:
+        too_big = event.max_table_size > rules.max_players or (rules.partners and event.max_table_size != 4)
+        raise RulesRefused(problem, field="max_table_size" if too_big else "min_table_size")

@@ -105,3 +105,21 @@ def _check(tables: list[list], ids: list, min_size: int, max_size: int) -> None:
     lengths = [len(table) for table in tables]
     if min(lengths) < min_size or max(lengths) > max_size or max(lengths) - min(lengths) > 1:
         raise SeatingFatalError(f"Table sizes {lengths} break the bounds {min_size}..{max_size}.")
+
+
+def swap_players(tables: Sequence[Sequence[PlayerId | None]], first: PlayerId,
+                 second: PlayerId) -> list[list[PlayerId | None]]:
+    """``tables`` with ``first`` and ``second`` in each other's seats (a new list; sizes unchanged).
+
+    Raises ``SeatingError`` when either is not seated, or both sit at the same table.
+    """
+    where = {pid: (t, s) for t, table in enumerate(tables) for s, pid in enumerate(table) if pid is not BOT}
+    missing = [pid for pid in (first, second) if pid is BOT or pid not in where]
+    if missing:
+        raise SeatingError("Choose two players who are seated in this preview.")
+    (t1, s1), (t2, s2) = where[first], where[second]
+    if t1 == t2:
+        raise SeatingError(f"Both already sit at table {t1 + 1}: choose players at different tables.")
+    swapped = [list(table) for table in tables]
+    swapped[t1][s1], swapped[t2][s2] = second, first
+    return swapped

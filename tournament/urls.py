@@ -1,10 +1,13 @@
 from django.urls import path
 
 from tournament import views
+from tournament.views.api import my_tables
 from tournament.views.bracket import bracket, bracket_fragment
+from tournament.views.live_tables import next_table, tournament_game
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("api/my-tables/", my_tables, name="api_my_tables"),
     path("events/", views.event_list, name="event_list"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("events/<slug:slug>/", views.event_detail, name="event_detail"),
@@ -18,4 +21,7 @@ urlpatterns = [
     path("events/<slug:slug>/me/", views.my_event, name="my_event"),
     path("events/<slug:slug>/check-in/", views.check_in_view, name="check_in"),
     path("events/<slug:slug>/withdraw/", views.withdraw_view, name="withdraw"),
+    # Beside the live-match pages (games.urls, under /play/), but the tournament's.
+    path("play/games/<int:game_id>/", tournament_game, name="play_tournament_game"),
+    path("play/tables/<str:live_game_id>/next/", next_table, name="next_block"),
 ]

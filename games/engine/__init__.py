@@ -28,7 +28,7 @@ from .game import Game, HandResult
 from .legal import legal_actions
 from .moves import legal_moves, step
 from .play import apply
-from .presets import PRESETS, get_preset
+from .presets import PRESET_CHOICES, PRESETS, get_preset
 from .rules import RuleSet
 from .scoring import HandScore, points_in_hands, score_hand
 from .state import HandState
@@ -38,6 +38,7 @@ __all__ = [
     "Accept", "Action", "CallUno", "Catch", "Challenge", "ChooseColour", "Draw", "Pass", "Play",
     "action_from_dict", "CARD_ID", "CODE", "COLOUR_CODES", "card_code", "card_id", "HandSetup", "new_hand",
     "replay", "start_hand", "arrange_deck", "deck_codes", "EngineError", "IllegalAction", "MalformedAction",
-    "RuleError", "Event", "Game", "HandResult", "legal_actions", "legal_moves", "step", "apply", "PRESETS", "get_preset", "RuleSet",
+    "RuleError", "Event", "Game", "HandResult", "legal_actions", "legal_moves", "step", "apply", "PRESETS", "PRESET_CHOICES",
+    "get_preset", "RuleSet",
     "HandScore", "points_in_hands", "score_hand", "HandState", "spectator_view", "view_for",
 ]

@@ -39,6 +39,15 @@ PRESETS: dict[str, RuleSet] = {r.preset: r for r in (UNO_OFFICIAL, UNO_400, UNO_
 for _r in PRESETS.values():
     _r.validate()
 
+# The presets as a person chooses them (an event's rules, a practice game), in this order.
+PRESET_CHOICES = [
+    ("uno-official", "UNO, official rules"),
+    ("uno-400", "UNO to 400 (mini-project rules)"),
+    ("uno-classroom", "UNO (classroom assignment rules)"),
+    ("ocho-plato", "Ocho as played in the Plato app"),
+    ("ocho-cards", "Ocho on standard playing cards"),
+]
+
 
 def get_preset(name: str) -> RuleSet:
     try:

@@ -1,19 +1,21 @@
-"""Creating live games: for tournament games (when their round starts), private practice games against
-bots, and exhibition tables of bots for anyone to watch. Every game starts with its first hand dealt
-(version 1)."""
+"""Creating live games: for tournament games (the tournament opens them when a round starts, with the rules
+it chose), private practice games against bots, and exhibition tables of bots for anyone to watch. Every
+game starts with its first hand dealt (version 1). Also the organizer's pause, resume and finish as the
+live table follows them (called by the tournament)."""
 
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from games import engine
 from games.models import LiveGame
 from games.services import fairness
-from games.services.moves import deal_next_hand
+from games.services.moves import deal_next_hand, store_notice
 from games.services.seats import seat_holders
 
 DEFAULT_PRACTICE_TURN_SECONDS = 30
@@ -46,29 +48,17 @@ def _start(live: LiveGame, rules: engine.RuleSet, seed: int | None) -> LiveGame:
 
 # ---- tournament games --------------------------------------------------------------------------------
 
-def live_game_for(tgame, seed: int | None = None) -> LiveGame:
-    """The live game of a tournament `Game`, created on first call (idempotent and race-safe: a second
-    creator hits the unique constraint and gets the first one's game)."""
-    existing = LiveGame.objects.filter(game=tgame).first()
-    if existing is not None:
-        return existing
-    from tournament.models import Game, Seat
-    from tournament.rules import rules_for_event
-
-    tgame = Game.objects.select_related("table__round__event").get(pk=tgame.pk)
-    event = tgame.table.round.event
-    rules = _rules_for_table(tgame.table) or rules_for_event(event)
-    if tgame.target_score and tgame.target_score != rules.target:
-        rules = rules.with_overrides(target=tgame.target_score)
-    # A partner rotation's block plays some of the table's seats (Game.seat_order); other games all of them.
-    seats = len(tgame.seat_order) or Seat.objects.filter(table_id=tgame.table_id).count()
+def open_tournament_table(tgame, rules: engine.RuleSet, seats: int, title: str, *, turn_seconds: int,
+                          missed_turns_before_bot: int, token_moves_only: bool = False,
+                          seed: int | None = None) -> LiveGame:
+    """A new live game for the tournament game `tgame` (which has none yet), with the rules, seat count and
+    clock the tournament chose (`tournament.services.live_tables`); `token_moves_only` for a bot league,
+    whose entrants' bots play through their access tokens. Race-safe: a second creator hits the unique
+    constraint and gets the first one's game."""
     rules.check_seats(seats)
-    block = f", game {tgame.number}" if tgame.seat_order else ""
-    live = LiveGame(
-        kind=LiveGame.Kind.TOURNAMENT, game=tgame, seat_count=seats,
-        title=f"{event.name} – round {tgame.table.round.number}, table {tgame.table.number}{block}",
-        turn_seconds=event.turn_seconds, missed_turns_before_bot=event.missed_turns_before_bot,
-    )
+    live = LiveGame(kind=LiveGame.Kind.TOURNAMENT, game=tgame, seat_count=seats, title=title,
+                    turn_seconds=turn_seconds, missed_turns_before_bot=missed_turns_before_bot,
+                    token_moves_only=token_moves_only)
     try:
         with transaction.atomic():
             return _start(live, rules, seed)
@@ -79,27 +69,12 @@ def live_game_for(tgame, seed: int | None = None) -> LiveGame:
         return found
 
 
-def _rules_for_table(table):
-    """A bracket stage's format (Challenge UNO, partners) changes the event's rules at its tables."""
-    from tournament.models import Round
-
-    round_ = table.round
-    if round_.kind != Round.Kind.BRACKET:
-        return None
-    from tournament.models.brackets import BracketStage
-    from tournament.services.brackets import rules_for_format
-
-    stage = BracketStage.objects.filter(round=round_, number=table.stage).first()
-    return None if stage is None else rules_for_format(round_.event, stage.game_format)
-
-
-def start_live_games(round_) -> list[LiveGame]:
-    """Live games for every running game of a round (call after `start_round`, and after a bracket's
-    `start_stage`; safe to call again: games that have one keep it)."""
-    from tournament.models import Game
-
-    games = Game.objects.filter(table__round=round_, status=Game.Status.RUNNING).order_by("table__number", "number")
-    return [live_game_for(g) for g in games]
+def end_with_this_change(live: LiveGame) -> None:
+    """The live game ends with the change being stored (a `hand_scored` receiver calls it when the
+    tournament game is over without reaching a target, e.g. a partner rotation's block after its hands):
+    no next hand is dealt. The move service saves it with the move."""
+    live.status = LiveGame.Status.FINISHED
+    live.next_hand_at = None
 
 
 # ---- practice and exhibition games -------------------------------------------------------------------
@@ -122,32 +97,33 @@ def check_practice_setup(preset: str, opponents: int, bot_kind: str) -> engine.R
 
 
 def start_practice_game(user, preset: str, opponents: int, bot_kind: str = "heuristic",
-                        seed: int | None = None, turn_seconds: int | None = None) -> LiveGame:
-    """A private game of `user` (seat 0) against `opponents` bots."""
+                        seed: int | None = None, turn_seconds: int | None = None, *, with_my_bot: bool = False,
+                        target: int | None = None) -> LiveGame:
+    """A private game of `user` (seat 0) against `opponents` bots. `with_my_bot`: seat 0 is played by
+    the user's own bot, whose moves come only through the user's access token. `target`: the points that
+    end the game, if not the preset's (a short game)."""
     rules = check_practice_setup(preset, opponents, bot_kind)
+    if target is not None:
+        rules = rules.with_overrides(target=target)
     if turn_seconds is None:
         turn_seconds = getattr(settings, "LIVE_PRACTICE_TURN_SECONDS", DEFAULT_PRACTICE_TURN_SECONDS)
+    who = "Your bot" if with_my_bot else "Practice"
     live = LiveGame(kind=LiveGame.Kind.PRACTICE, owner=user, seat_count=opponents + 1,
-                    title=f"Practice: {rules.preset} against {opponents} bot{'s' if opponents > 1 else ''}",
+                    title=f"{who}: {rules.preset} against {opponents} bot{'s' if opponents > 1 else ''}",
                     bot_kinds=[""] + [bot_kind] * opponents, turn_seconds=turn_seconds,
-                    missed_turns_before_bot=3)
+                    missed_turns_before_bot=3, token_moves_only=with_my_bot)
     with transaction.atomic():
         return _start(live, rules, seed)
 
 
-def create_demo_bot_table(event=None, seats: int = 4, preset: str = "uno-official", bot_kind: str = "heuristic",
-                          seed: int | None = None) -> LiveGame:
+def create_demo_bot_table(seats: int = 4, preset: str = "uno-official", bot_kind: str = "heuristic",
+                          seed: int | None = None, *, rules: engine.RuleSet | None = None,
+                          title: str = "") -> LiveGame:
     """An exhibition table of bots playing live for anyone to watch (the demo's "watch a game").
 
-    With `event`, it plays that event's rules and carries its name."""
-    if event is not None:
-        from tournament.rules import rules_for_event
-
-        rules = rules_for_event(event)
-        title = f"{event.name} – exhibition table of bots"
-    else:
-        rules = engine.get_preset(preset)
-        title = f"Exhibition: {rules.preset}, {seats} bots"
+    It plays `preset`, or `rules` when given (an event's rules: the caller names the table in `title`)."""
+    rules = rules or engine.get_preset(preset)
+    title = title or f"Exhibition: {rules.preset}, {seats} bots"
     rules.check_seats(seats)
     live = LiveGame(kind=LiveGame.Kind.EXHIBITION, seat_count=seats, title=title, bot_kinds=[bot_kind] * seats,
                     turn_seconds=0, missed_turns_before_bot=0)
@@ -166,10 +142,6 @@ def tournament_game_status_changed(tgame, action: str, now=None) -> LiveGame | N
     on by the time the game was paused when it resumes, so nobody loses turn time to a pause and no
     timer fires at the resume. Finish stops the live game. Each is stored as a notice (a new version),
     so every socket at the table hears of it at once. None if the game has no live table."""
-    from datetime import timedelta
-
-    from games.services.moves import store_notice
-
     pk = LiveGame.objects.filter(game_id=tgame.pk).values_list("pk", flat=True).first()
     if pk is None:
         return None
@@ -209,8 +181,6 @@ def _lock_without_waiting(pk: int) -> LiveGame:
     holds the tournament game's row, and a move that ends a hand holds the live game's and then writes
     rows pointing at the tournament game: waiting here could deadlock with it (PostgreSQL would abort one).
     SQLite has no row locks: its write lock is taken at BEGIN, so there is nothing to wait for here."""
-    from django.db import OperationalError, connection
-
     qs = LiveGame.objects.select_related("game", "owner").filter(pk=pk)
     if connection.features.has_select_for_update_nowait:
         qs = qs.select_for_update(nowait=True, of=("self",))

@@ -1,9 +1,10 @@
 """The one move path: sockets, the turn timer, bots and the dealer all change a live game through here.
 
 Each change runs in one transaction: lock the game row, re-check who may act and at which version,
-apply the action with the engine, store the move and the new state with the version bumped, write the
-tournament's hand rows when a hand ends and finish the game at the target; only after the commit are
-the table's sockets told (a small "changed, version N" signal) and the leaderboards refreshed. A move
+apply the action with the engine, store the move and the new state with the version bumped, announce a
+hand scored and a game finished at its target (`games.signals`: the tournament's receivers write their
+rows in the same transaction); only after the commit are the table's sockets told (a small "changed,
+version N" message) and the leaderboards refreshed. A move
 that was acknowledged is therefore stored, and a move is never applied twice: a repeated client move id,
 or the same action sent again for a version that has moved on, is answered `already_played`.
 """
@@ -17,9 +18,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import engine
+from games import engine, signals
 from games.models import LiveGame, LiveMove
-from games.services import broadcast, deadlines, fairness, hand_results, live_rows, snapshots
+from games.services import broadcast, deadlines, fairness, live_rows, snapshots
 from games.services.seats import SeatHolder, hand_seat_of, seat_holders, seat_of_user, turn_game_seat
 
 # Error codes, as in docs/protocol.md.
@@ -61,9 +62,7 @@ def check_open(live: LiveGame) -> None:
     if live.status == LiveGame.Status.FINISHED:
         raise MoveRefused(GAME_OVER, "the game is over", live.version)
     if live.kind == LiveGame.Kind.TOURNAMENT:
-        from tournament.models import Game
-
-        status = live.game.status
+        status, Game = live.game.status, type(live.game)  # the tournament game, through the live game's link
         if status == Game.Status.PAUSED:
             raise MoveRefused(PAUSED, "the organizer paused this game; wait for it to resume", live.version)
         if status == Game.Status.FINISHED:
@@ -72,16 +71,20 @@ def check_open(live: LiveGame) -> None:
             raise MoveRefused(PAUSED, "this game has not started yet", live.version)
 
 
-def submit_move(live_game_id: int, user, version: Any, action: Any, client_move_id: str = "") -> MoveDone:
+def submit_move(live_game_id: int, user, version: Any, action: Any, client_move_id: str = "", *,
+                via_token: bool = False) -> MoveDone:
     """A move from a player's socket: `action` is the engine action dict without the seat (or with the
     player's own hand seat), `version` the game version the player saw. Raises `MoveRefused`.
 
     A client move id that this seat already played is refused `already_played`. It is looked up only
     when the move is refused for another reason; a move that would be applied is stopped by the move
-    table's unique (game, seat, client move id) instead, so the usual move costs no query for its id."""
+    table's unique (game, seat, client move id) instead, so the usual move costs no query for its id.
+
+    `via_token`: the socket was opened with the player's personal access token (their bot); the move is
+    stored marked so. A game with `token_moves_only` takes players' moves only that way."""
     try:
         with transaction.atomic():
-            return _submit_locked(live_game_id, user, version, action, client_move_id)
+            return _submit_locked(live_game_id, user, version, action, client_move_id, via_token)
     except IntegrityError:
         if client_move_id and LiveMove.objects.filter(live_game_id=live_game_id,
                                                       client_move_id=client_move_id).exists():
@@ -89,7 +92,8 @@ def submit_move(live_game_id: int, user, version: Any, action: Any, client_move_
         raise
 
 
-def _submit_locked(live_game_id: int, user, version: Any, action: Any, client_move_id: str) -> MoveDone:
+def _submit_locked(live_game_id: int, user, version: Any, action: Any, client_move_id: str,
+                   via_token: bool) -> MoveDone:
     live = lock_live_game(live_game_id)
     if live is None:
         raise MoveRefused(NOT_FOUND, "this game does not exist")
@@ -98,6 +102,9 @@ def _submit_locked(live_game_id: int, user, version: Any, action: Any, client_mo
     if seat is None:
         raise MoveRefused(FORBIDDEN, "spectators cannot act: you hold no seat at this table", live.version)
     check_open(live)
+    if live.token_moves_only and not via_token:
+        raise MoveRefused(FORBIDDEN, "a bot plays this seat: moves come through its access token "
+                          "(see docs/bots.md)", live.version)
     hand_seat = hand_seat_of(live.hand_seats, seat)
     if not isinstance(action, dict):
         raise MoveRefused(MALFORMED, "'action' must be an object such as {\"type\": \"draw\"}", live.version)
@@ -121,7 +128,7 @@ def _submit_locked(live_game_id: int, user, version: Any, action: Any, client_mo
             raise MoveRefused(ILLEGAL, "the hand is over; the next hand is dealt in a moment", live.version)
         _player_is_back(live, seat)
         return apply_locked(live, game, holders, seat, parsed, LiveMove.Actor.PLAYER, user=user,
-                            client_move_id=client_move_id)
+                            client_move_id=client_move_id, via_token=via_token)
     except MoveRefused as refused:
         if refused.code != ALREADY_PLAYED and client_move_id and LiveMove.objects.filter(
                 live_game=live, seat=seat, client_move_id=client_move_id).exists():
@@ -149,7 +156,8 @@ def _fill_seat_lists(live: LiveGame) -> None:
 
 
 def apply_locked(live: LiveGame, game: engine.Game, holders: list[SeatHolder], seat: int,
-                 action: engine.Action, actor: str, *, user=None, client_move_id: str = "") -> MoveDone:
+                 action: engine.Action, actor: str, *, user=None, client_move_id: str = "",
+                 via_token: bool = False) -> MoveDone:
     """Apply `action` (hand seat numbers) for game seat `seat` to the locked `live`; store and announce."""
     before = deadlines.turn_key(live, game)
     hand_number = len(game.results)
@@ -158,15 +166,17 @@ def apply_locked(live: LiveGame, game: engine.Game, holders: list[SeatHolder], s
     except engine.EngineError as error:  # IllegalAction, or "the game is over"
         raise MoveRefused(ILLEGAL, str(error), live.version) from error
     store_change(live, game, holders, events, seat=seat, actor=actor, action=action.to_dict(), user=user,
-                 client_move_id=client_move_id, hand_number=hand_number, before=before)
+                 client_move_id=client_move_id, hand_number=hand_number, before=before, via_token=via_token)
     return MoveDone(live.version, seat)
 
 
 def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], events: list[engine.Event], *,
                  seat: int | None, actor: str, action: dict | None, hand_number: int, before: tuple | None,
-                 user=None, client_move_id: str = "", now: datetime | None = None) -> LiveMove:
+                 user=None, client_move_id: str = "", now: datetime | None = None,
+                 via_token: bool = False) -> LiveMove:
     """Store one change (the engine game already changed in memory): the move row, the new state and
-    version, the tournament rows of a finished hand, timers; announce it after the commit."""
+    version, timers. A hand that ends sends `hand_scored`, a game that ends `game_finished` (inside this
+    transaction: `games.signals` says why); the table's sockets are told after the commit."""
     now = now or timezone.now()
     _fill_seat_lists(live)
     live.version += 1
@@ -175,19 +185,18 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
         live_game=live, version=live.version, hand_number=hand_number, seat=seat, actor=actor,
         user=user if user is not None and getattr(user, "is_authenticated", False) else None,
         action=action, events=[e.to_dict() for e in events], hand_seats=list(live.hand_seats),
-        client_move_id=client_move_id,
+        client_move_id=client_move_id, via_token=via_token,
     )
     scored = [e for e in events if e.kind == "hand_scored"]
     if scored:
         live.deadline = None
-        if live.kind == LiveGame.Kind.TOURNAMENT:
-            hand_results.record_live_hand(live, game.results[-1], live.hand_started_at, now)
+        signals.hand_scored.send(LiveGame, live=live, result=game.results[-1], started_at=live.hand_started_at,
+                                 ended_at=now)
         if game.over:
             live.status = LiveGame.Status.FINISHED
             live.next_hand_at = None
-            if live.kind == LiveGame.Kind.TOURNAMENT:
-                hand_results.finish_tournament_game(live, game, now)
-        else:
+            signals.game_finished.send(LiveGame, live=live, game=game, now=now)
+        elif live.status == LiveGame.Status.RUNNING:  # not ended by a receiver (a rotation block's last hand)
             live.next_hand_at = now + deadlines.next_hand_pause()
     else:
         deadlines.schedule(live, game, holders, now, before)
@@ -224,10 +233,12 @@ def store_notice(live: LiveGame, game: engine.Game, holders: list[SeatHolder], k
                         before=deadlines.turn_key(live, game))
 
 
-def player_returned(live_game_id: int, user) -> bool:
-    """A player who syncs is back: a bot that had taken over the seat stops (a new version says so)."""
+def player_returned(live_game_id: int, user, *, via_token: bool = False) -> bool:
+    """A player who syncs is back: a bot that had taken over the seat stops (a new version says so).
+    Where players' seats are played by their bots (`token_moves_only`), only the bot's socket (`via_token`)
+    is the player coming back: the owner watching in a browser is not."""
     live = live_rows.load(live_game_id)
-    if live is None or live.status != LiveGame.Status.RUNNING:
+    if live is None or live.status != LiveGame.Status.RUNNING or (live.token_moves_only and not via_token):
         return False
     seat = seat_of_user(seat_holders(live), user)
     if seat is None or not (_flag(live.bot_takeover, seat) or _flag(live.missed_turns, seat)):

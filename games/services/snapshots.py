@@ -63,13 +63,13 @@ class StoredMove:
     actor: str
     events: list[dict[str, Any]]
     hand_seats: list[int]
+    via_token: bool = False  # a player's move made through their access token (their bot)
 
 
 def snapshot_of(live: LiveGame, game: engine.Game, holders: list[SeatHolder]) -> Snapshot:
     paused = closed = False
     if live.kind == LiveGame.Kind.TOURNAMENT and live.game_id:
-        from tournament.models import Game
-
+        Game = type(live.game)  # the tournament game, through the live game's link
         paused = live.game.status in (Game.Status.PAUSED, Game.Status.PENDING)
         closed = live.game.status == Game.Status.FINISHED
     n = live.seat_count
@@ -84,7 +84,8 @@ def snapshot_of(live: LiveGame, game: engine.Game, holders: list[SeatHolder]) ->
 
 
 def stored_move_of(move: LiveMove) -> StoredMove:
-    return StoredMove(move.version, move.hand_number, move.seat, move.actor, move.events, move.hand_seats)
+    return StoredMove(move.version, move.hand_number, move.seat, move.actor, move.events, move.hand_seats,
+                      move.via_token)
 
 
 # ---- the per-process cache ---------------------------------------------------------------------------
@@ -145,7 +146,8 @@ def change_message(snapshot: Snapshot, state: dict[str, Any], move: StoredMove) 
         "deadline": _iso(snap.deadline), "next_hand_at": _iso(snap.next_hand_at),
         "turn_seconds": snap.turn_seconds, "missed_turns": snap.missed_turns, "bot_takeover": snap.bot_takeover,
         "owner_id": snap.owner_id, "shuffles": list(snap.shuffles),
-        "move": [move.version, move.hand_number, move.seat, move.actor, move.events, move.hand_seats],
+        "move": [move.version, move.hand_number, move.seat, move.actor, move.events, move.hand_seats,
+                 move.via_token],
     }
 
 
@@ -161,9 +163,9 @@ def remember_change(data: dict[str, Any]) -> None:
             data["turn_seconds"], list(data["missed_turns"]), list(data["bot_takeover"]), data["owner_id"],
             tuple(data["shuffles"]),
         ))
-    version, hand_number, seat, actor, events, hand_seats = data["move"]
+    version = data["move"][0]
     if _moves.get((data["live_id"], version)) is None:
-        _moves.put((data["live_id"], version), StoredMove(version, hand_number, seat, actor, events, hand_seats))
+        _moves.put((data["live_id"], version), StoredMove(*data["move"]))
 
 
 def _from_iso(text: str | None) -> datetime | None:
@@ -336,6 +338,9 @@ def state_message(snap: Snapshot, seat: int | None, log: list[StoredMove]) -> di
 
 
 def _by(move: StoredMove) -> dict[str, Any]:
+    """Who made the change; `via_token` (only when true): a player's move through their access token."""
+    if move.via_token:
+        return {"seat": move.seat, "actor": move.actor, "via_token": True}
     return {"seat": move.seat, "actor": move.actor}
 
 

@@ -8,9 +8,10 @@ import pytest
 from django.urls import reverse
 
 from games.models import LiveGame
-from games.services.lifecycle import create_demo_bot_table, live_game_for, start_practice_game
+from games.services.lifecycle import create_demo_bot_table, start_practice_game
 from tests.games.factories import make_tournament_game
 from tests.tournament.organizer_factories import make_user
+from tournament.services.live_tables import live_game_for
 
 pytestmark = pytest.mark.django_db
 

@@ -11,11 +11,11 @@ from django.test.utils import CaptureQueriesContext
 
 from games import database_calls
 from games.services import broadcast, snapshots
-from games.services.lifecycle import live_game_for
 from games.services.moves import submit_move
 from tests.games.factories import make_tournament_game
 from tests.games.test_database_calls import a_move
 from tests.games.test_table_play import play_one, setup_table
+from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

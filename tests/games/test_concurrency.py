@@ -11,11 +11,11 @@ from django.utils import timezone
 from games import engine
 from games.models import LiveGame, LiveMove
 from games.services import timers
-from games.services.lifecycle import live_game_for
 from games.services.moves import MoveRefused, submit_move
 from games.services.seats import turn_game_seat
 from tests.games.factories import make_tournament_game
 from tests.live_asgi import live_asgi_workers  # noqa: F401 (fixture)
+from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

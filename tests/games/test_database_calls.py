@@ -9,9 +9,9 @@ from channels.layers import get_channel_layer
 
 from games import database_calls, engine
 from games.services import broadcast, snapshots
-from games.services.lifecycle import live_game_for
 from games.services.moves import submit_move
 from tests.games.factories import make_tournament_game
+from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -14,10 +14,11 @@ from django.utils import timezone
 from games import engine
 from games.models import LiveGame
 from games.services import fairness, timers
-from games.services.lifecycle import live_game_for, start_practice_game
+from games.services.lifecycle import start_practice_game
 from games.services.seats import turn_game_seat
 from tests.games.factories import Socket, login_socket, make_tournament_game
 from tests.tournament.organizer_factories import make_user
+from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -14,11 +14,11 @@ import pytest
 
 from games import engine
 from games.models import LiveGame
-from games.services.lifecycle import live_game_for
 from games.services.seats import turn_game_seat
 from tests.games.factories import make_tournament_game, session_cookie
 from tests.games.test_faults_workers import Client, step, stored
 from tests.live_asgi import free_port, live_asgi_workers  # noqa: F401 (fixture)
+from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -13,9 +13,9 @@ import time
 import pytest
 
 from games.models import LiveGame, LiveMove
-from games.services.lifecycle import live_game_for
 from tests.games.factories import make_tournament_game, session_cookie
 from tests.live_asgi import LiveASGIServer
+from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -11,10 +11,10 @@ import pytest
 from django.db import connection
 
 from games.models import LiveGame, LiveMove
-from games.services.lifecycle import live_game_for
 from tests.games.factories import make_tournament_game, session_cookie
 from tests.games.test_faults_restart import RawSocket
 from tests.live_asgi import live_asgi_workers  # noqa: F401 (fixture)
+from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -10,10 +10,10 @@ from games import engine
 from games.hidden_cards import known_cards, private_codes
 from games.models import LiveGame, LiveMove
 from games.services import timers
-from games.services.lifecycle import create_demo_bot_table, live_game_for
 from games.services.seats import turn_game_seat
 from tests.games.factories import Socket, login_socket, make_tournament_game
 from tournament.models import Game, Hand, HandScore
+from tournament.services.live_tables import exhibition_table, live_game_for
 from tournament.services.rounds import seat_totals
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -134,7 +134,7 @@ async def test_an_exhibition_of_bots_with_eliminations_plays_to_the_end():
 
     event = await database_sync_to_async(make_event)(
         rules_overrides={"scoring": "elimination"}, target_score=60, min_table_size=2, max_table_size=5)
-    live = await database_sync_to_async(create_demo_bot_table)(event, seats=4, seed=9)
+    live = await database_sync_to_async(exhibition_table)(event, seats=4, seed=9)
     watcher = Socket(live.pk)
     await watcher.connect()
     eliminated_seen = False

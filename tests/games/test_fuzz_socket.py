@@ -23,9 +23,9 @@ from games import engine
 from games.engine.decks import deck_cards
 from games.models import LiveGame
 from games.services import timers
-from games.services.lifecycle import live_game_for
 from games.services.seats import turn_game_seat
 from tests.games.factories import Socket, make_tournament_game, session_cookie
+from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -8,15 +8,10 @@ from django.db import connection
 
 from games import engine
 from games.models import LiveGame, LiveMove
-from games.services.lifecycle import (
-    PracticeError,
-    check_practice_setup,
-    create_demo_bot_table,
-    live_game_for,
-    start_live_games,
-)
+from games.services.lifecycle import PracticeError, check_practice_setup, create_demo_bot_table
 from tests.games.factories import make_tournament_game
 from tournament.models import Game
+from tournament.services.live_tables import live_game_for, start_live_games
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -10,10 +10,10 @@ from django.utils import timezone
 
 from games.models import LiveGame, LiveMove
 from games.services import timers
-from games.services.lifecycle import live_game_for
 from tests.games.test_table_play import play_one, setup_table
 from tests.tournament.organizer_factories import make_user
 from tournament.services import rounds
+from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from games.models import LiveConnection
 from games.services import presence
-from games.services.lifecycle import live_game_for
 from tests.games.factories import make_tournament_game
+from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.django_db]
 

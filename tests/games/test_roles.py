@@ -70,9 +70,9 @@ async def test_a_paused_game_refuses_moves_and_is_not_swept():
 
 
 def test_catching_up_costs_few_queries(django_assert_max_num_queries, django_assert_num_queries):
-    from games.services.lifecycle import live_game_for
     from games.services.moves import submit_move
     from tests.games.factories import make_tournament_game
+    from tournament.services.live_tables import live_game_for
 
     tgame, users = make_tournament_game(3)
     live = live_game_for(tgame, seed=11)
@@ -125,9 +125,9 @@ def test_run_sweeper_once():
 
 def test_a_move_costs_a_fixed_number_of_queries(django_assert_max_num_queries):
     from games import engine
-    from games.services.lifecycle import live_game_for
     from games.services.moves import submit_move
     from tests.games.factories import make_tournament_game
+    from tournament.services.live_tables import live_game_for
 
     tgame, users = make_tournament_game(4)
     live = live_game_for(tgame, seed=11)

@@ -9,9 +9,9 @@ from django.urls import reverse
 from games import engine
 from games.models import LiveGame
 from games.services import fairness
-from games.services.lifecycle import live_game_for
 from tests.games.factories import make_tournament_game
 from tests.tournament.organizer_factories import make_user
+from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.django_db]
 
@@ -44,7 +44,7 @@ def test_a_table_opened_by_its_first_visit_and_a_practice_game_use_secret_seeds(
     tgame, users = make_tournament_game(2)
     client = Client()
     client.force_login(users[0])
-    response = client.get(reverse("games:tournament_game", args=[tgame.pk]))
+    response = client.get(reverse("play_tournament_game", args=[tgame.pk]))
     assert response.status_code == 302
     assert_secret(LiveGame.objects.get(game=tgame))
     client.force_login(make_user("practiser-seeds"))

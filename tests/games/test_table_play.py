@@ -5,9 +5,9 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.models import LiveGame, LiveMove
-from games.services.lifecycle import live_game_for
 from tests.games.factories import Socket, login_socket, make_tournament_game
 from tournament.models import Hand, HandScore
+from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -31,13 +31,13 @@ def test_starting_a_round_opens_a_live_table_for_every_game():
 def test_the_game_link_leads_to_its_live_table(client):
     round_ = _planned_round()
     game = Game.objects.filter(table__round=round_).first()
-    pending = client.get(reverse("games:tournament_game", args=[game.pk]))
+    pending = client.get(reverse("play_tournament_game", args=[game.pk]))
     assert pending.status_code == 302 and pending.url.endswith(f"/tables/{game.table_id}/")
     rounds.start_round(round_, make_user())
-    response = client.get(reverse("games:tournament_game", args=[game.pk]))
+    response = client.get(reverse("play_tournament_game", args=[game.pk]))
     assert response.status_code == 302
     assert response.url == reverse("games:table", args=[LiveGame.objects.get(game=game).pk])
-    assert client.get(reverse("games:tournament_game", args=[999_999])).status_code == 404
+    assert client.get(reverse("play_tournament_game", args=[999_999])).status_code == 404
 
 
 def test_demo_plays_its_running_tables_live_and_has_bots_to_watch(client):

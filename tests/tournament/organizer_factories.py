@@ -60,3 +60,27 @@ def pause_for_paper(game, actor=None) -> None:
     if game.status == Game.Status.RUNNING and LiveGame.objects.filter(
             game=game, status=LiveGame.Status.RUNNING).exists():
         rounds.change_game_status(game, "pause", actor)
+
+
+def seat_first_round_in_admin(client, event, seed: int = 1, source: str = "registered", **options):
+    """Preview round 1 on the organizer's page and confirm it, as an organizer does; the response."""
+    from django.urls import reverse
+
+    from tournament.models import RoundDraft
+
+    url = reverse("admin:tournament_event_first_round", args=[event.pk])
+    client.post(url, {"seed": str(seed), "source": source, "preview": "Preview", **options})
+    draft = RoundDraft.objects.get(event=event)
+    return client.post(url, {"version": draft.version, "confirm": "Confirm"})
+
+
+def bulk_players(event: Event, count: int, status: str = Player.Status.CHECKED_IN) -> list[Player]:
+    """``count`` players in a few queries (for rounds of hundreds or thousands)."""
+    first = next(_counter)
+    for _ in range(count):
+        next(_counter)
+    users = get_user_model().objects.bulk_create(
+        [get_user_model()(username=f"bulk{first}-{i}", password=_password_hash()) for i in range(count)])
+    return Player.objects.bulk_create(
+        [Player(event=event, user=user, display_name=f"Student {first}-{i}", roll_number=f"B{first}-{i:05d}",
+                status=status) for i, user in enumerate(users)])

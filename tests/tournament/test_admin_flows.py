@@ -4,8 +4,13 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tests.tournament.organizer_factories import make_event, make_players, pause_for_paper
-from tournament.models import AuditEntry, EligibilityEntry, Game, Hand, Player, Round
+from tests.tournament.organizer_factories import (
+    make_event,
+    make_players,
+    pause_for_paper,
+    seat_first_round_in_admin,
+)
+from tournament.models import AuditEntry, EligibilityEntry, Game, Hand, Player, Round, RoundDraft
 
 pytestmark = pytest.mark.django_db
 
@@ -95,7 +100,7 @@ def test_eligibility_list_search_filter_and_export(organizer_client, event):
     assert lines[0] == "roll_number,name,email,department,programme,year" and len(lines) == 3
 
 
-def test_build_round_preview_move_a_player_confirm_start_and_record(organizer_client, event):
+def test_build_round_preview_swap_two_players_confirm_start_and_record(organizer_client, event):
     make_players(event, 8, status=Player.Status.CHECKED_IN)
     make_players(event, 2)  # registered, not checked in: not seated
     # the admin action leads to the first-round page
@@ -103,28 +108,26 @@ def test_build_round_preview_move_a_player_confirm_start_and_record(organizer_cl
                                      {"action": "build_first_round", "_selected_action": [event.pk]})
     url = reverse("admin:tournament_event_first_round", args=[event.pk])
     assert response.status_code == 302 and response["Location"] == url
-    preview = organizer_client.get(url, {"seed": "99", "source": "checked_in"})
+    organizer_client.post(url, {"seed": "99", "source": "checked_in", "preview": "Preview"})
+    preview = organizer_client.get(url)
     tables = preview.context["tables"]
-    assert [t["size"] for t in tables] == [4, 4]
-    reshuffled = organizer_client.get(url, {"seed": "99", "source": "checked_in", "reshuffle": "1"})
-    assert reshuffled.context["plan"].seed != 99
-    mover = tables[0]["players"][0]
-    post = {"seed": "99", "source": "checked_in"}
-    for table in tables:
-        for player in table["players"]:
-            post[f"table_{player.pk}"] = str(table["number"])
-    post[f"table_{mover.pk}"] = "2"
-    applied = organizer_client.post(url, {**post, "apply": "Apply moves"})
-    assert [t["size"] for t in applied.context["tables"]] == [3, 5]
-    assert "Table 2 has 5 seats" in applied.content.decode()
-    # move someone back the other way: 4 and 4 again, but not the shuffled tables
-    post[f"table_{tables[1]['players'][0].pk}"] = "1"
-    response = organizer_client.post(url, {**post, "confirm": "Confirm"})
+    assert [t["size"] for t in tables] == [4, 4] and preview.context["plan"].seed == 99
+    organizer_client.post(url, {"seed": "99", "source": "checked_in", "reshuffle": "1"})
+    assert RoundDraft.objects.get(event=event).seed != 99
+    organizer_client.post(url, {"seed": "99", "source": "checked_in", "preview": "Preview"})  # back to seed 99
+    draft = RoundDraft.objects.get(event=event)
+    mover, other = draft.tables[0][0], draft.tables[1][0]
+    page = organizer_client.post(url, {"version": draft.version, "first": mover, "second": other, "swap": "Swap"},
+                                 follow=True).content.decode()
+    assert "swapped seats" in page and "2 players moved by swaps" in page
+    draft.refresh_from_db()
+    assert [len(t) for t in draft.tables] == [4, 4] and mover in draft.tables[1] and other in draft.tables[0]
+    response = organizer_client.post(url, {"version": draft.version, "confirm": "Confirm"})
     round_ = Round.objects.get(event=event)
     assert response.status_code == 302 and round_.seed == 99
-    assert mover.seats.get().table.number == 2
-    assert AuditEntry.objects.get(action="round.create").changes["moved_players"] == sorted(
-        [mover.pk, tables[1]["players"][0].pk])
+    assert Player.objects.get(pk=mover).seats.get().table.number == 2
+    assert AuditEntry.objects.get(action="round.create").changes["moved_players"] == sorted([mover, other])
+    assert not RoundDraft.objects.filter(event=event).exists()
 
     overview = reverse("admin:tournament_round_overview", args=[round_.pk])
     assert "Start round 1" in organizer_client.get(overview).content.decode()
@@ -158,8 +161,7 @@ def test_build_round_preview_move_a_player_confirm_start_and_record(organizer_cl
 
 def test_finish_game_from_the_round_page_needs_a_reason(organizer_client, event):
     make_players(event, 3)
-    url = reverse("admin:tournament_event_first_round", args=[event.pk])
-    organizer_client.post(url, {"seed": "1", "source": "registered", "confirm": "Confirm"})
+    seat_first_round_in_admin(organizer_client, event)
     round_ = Round.objects.get(event=event)
     overview = reverse("admin:tournament_round_overview", args=[round_.pk])
     organizer_client.post(overview, {"start": "1"})
@@ -177,9 +179,12 @@ def test_finish_game_from_the_round_page_needs_a_reason(organizer_client, event)
 def test_seating_error_is_shown_to_the_organizer(organizer_client, event):
     make_players(event, 2)
     url = reverse("admin:tournament_event_first_round", args=[event.pk])
-    page = organizer_client.get(url, {"seed": "1", "source": "registered"}, follow=True).content.decode()
+    page = organizer_client.post(url, {"seed": "1", "source": "registered", "preview": "Preview"},
+                                 follow=True).content.decode()
     assert "2 players cannot be seated at tables of 3 to 4" in page
-    page = organizer_client.get(url, {"seed": "1", "source": "registered", "fill_with_bots": "on"}).content.decode()
+    assert not RoundDraft.objects.exists()
+    page = organizer_client.post(url, {"seed": "1", "source": "registered", "fill_with_bots": "on",
+                                       "preview": "Preview"}, follow=True).content.decode()
     assert "<i>Bot</i>" in page
 
 

@@ -7,7 +7,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tests.tournament.organizer_factories import make_players
+from tests.tournament.organizer_factories import make_players, seat_first_round_in_admin
 from tournament.csv_formats import MAX_UPLOAD_BYTES
 from tournament.models import AuditEntry, EligibilityEntry, Game, Hand, Round
 
@@ -54,8 +54,7 @@ def test_a_bad_eligibility_file_is_explained_and_nothing_is_saved(organizer_clie
 @pytest.fixture
 def running_round(organizer_client, event):
     make_players(event, 3)
-    organizer_client.post(reverse("admin:tournament_event_first_round", args=[event.pk]),
-                          {"seed": "1", "source": "registered", "confirm": "Confirm"})
+    seat_first_round_in_admin(organizer_client, event)
     round_ = Round.objects.get(event=event)
     organizer_client.post(reverse("admin:tournament_round_overview", args=[round_.pk]), {"start": "1"})
     round_.refresh_from_db()

@@ -73,9 +73,9 @@ def live_asgi_settings():
 def live_final(live_asgi):
     """A bracket whose final is running live (a low target: a hand or two), with its players' cookies.
     Made before the browser starts (the ORM and the channel layer run outside Playwright's loop)."""
-    from games.services.lifecycle import live_game_for
     from tests.games.factories import session_cookie
     from tournament.models import Seat
+    from tournament.services.live_tables import live_game_for
 
     event, organizer, _ = played_first_round(16, target_score=30)
     options = NextRoundOptions(field=16, advance=[1], draw_seed=4)

@@ -113,7 +113,7 @@ def test_after_the_last_block_the_rotation_is_over():
 # ---- the endpoint -------------------------------------------------------------------------------------
 
 def next_url(live_id) -> str:
-    return reverse("games:next_table", args=[str(live_id)])
+    return reverse("next_block", args=[str(live_id)])
 
 
 def test_the_endpoint_gives_a_player_their_table_and_a_spectator_every_table(client):

@@ -1,4 +1,4 @@
-"""First round: plan (pure seating), move players, confirm, start; pause/resume/finish games."""
+"""First round: plan (pure seating), confirm, start; pause/resume/finish games."""
 
 import pytest
 
@@ -67,24 +67,14 @@ def test_target_comes_from_the_preset_when_the_event_sets_none():
     assert Game.objects.get(table__round=round_).target_score == 400
 
 
-def test_moving_a_player_and_bots_are_recomputed():
+def test_a_plan_with_tables_outside_the_bounds_is_refused():
     event = make_event(min_table_size=3, max_table_size=5)
-    make_players(event, 8)
-    plan = rounds.plan_first_round(event, seed=3, fill_with_bots=True)
-    assert [len(t) for t in plan.tables] == [4, 4]
-    mover = plan.tables[0][0]
-    assignment = {pid: i + 1 for i, table in enumerate(plan.tables) for pid in table}
-    assignment[mover] = 2
-    moved = rounds.rearranged_plan(event, plan, assignment)
-    assert [len(t) for t in moved.tables] == [3, 5] and moved.moved == [mover]
-    assert not rounds.plan_problems(event, moved)
-    # a table left with two players gets a bot to reach the minimum of three
-    assignment[plan.tables[0][1]] = 2
-    squeezed = rounds.rearranged_plan(event, plan, assignment)
-    assert squeezed.tables[0].count(BOT) == 1
+    players = [p.pk for p in make_players(event, 8)]
+    squeezed = rounds.SeatingPlan(3, rounds.REGISTERED, False, False, [players[:2] + [BOT], players[2:]])
     assert rounds.plan_problems(event, squeezed) == ["Table 2 has 6 seats; tables must have 3 to 5."]
     with pytest.raises(RoundError, match="Table 2 has 6 seats"):
         rounds.create_first_round(event, squeezed, make_user())
+    assert not Round.objects.filter(event=event).exists()
 
 
 def test_a_stale_plan_is_refused():

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.seating import BOT, SeatingError, build_tables, table_sizes
+from tournament.seating import BOT, SeatingError, build_tables, swap_players, table_sizes
 
 
 @st.composite
@@ -93,3 +93,19 @@ def test_bad_requests_are_explained(count, low, high, message):
 def test_duplicate_player_is_refused():
     with pytest.raises(SeatingError, match="twice"):
         build_tables([1, 1, 2], 2, 4, seed=0)
+
+
+def test_swapping_two_players_keeps_sizes_and_everyone_else():
+    tables = [[1, 2, 3], [4, 5, BOT]]
+    assert swap_players(tables, 2, 5) == [[1, 5, 3], [4, 2, BOT]]
+    assert tables == [[1, 2, 3], [4, 5, BOT]], "the input is not changed"
+
+
+@pytest.mark.parametrize(("first", "second", "message"), [
+    (1, 3, "Both already sit at table 1"),
+    (1, 99, "two players who are seated"),
+    (BOT, 4, "two players who are seated"),
+])
+def test_a_swap_that_cannot_be_done_is_explained(first, second, message):
+    with pytest.raises(SeatingError, match=message):
+        swap_players([[1, 2, 3], [4, 5, BOT]], first, second)

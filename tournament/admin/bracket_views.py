@@ -19,6 +19,7 @@ from tournament.brackets import GAME_FORMATS, STANDARD, BracketError
 from tournament.models import BracketStage, Player, Round
 from tournament.services import brackets
 from tournament.services.brackets import DRAW, FIELD_METHODS, TOP, NextRoundOptions
+from tournament.services.rounds import RoundError
 
 
 def urls(model_admin) -> list:
@@ -157,7 +158,7 @@ def bracket_round(model_admin, request, event_id, round_id):
         require_permission(request, Round, "change")
         try:
             _bracket_action(request, round_)
-        except BracketError as error:
+        except (BracketError, RoundError) as error:  # a stage that cannot start says why (RoundError)
             messages.error(request, str(error))
         return redirect(request.path)
     state = brackets.load_bracket(round_)
@@ -169,7 +170,7 @@ def bracket_round(model_admin, request, event_id, round_id):
         stage_state.waiting = waiting.get(stage_state.stage.number, "")
     removable = [p for p in state.players.values() if p.status not in brackets.ACTIVE]
     context = _context(model_admin, request, event, f"Round {round_.number} of {event}: bracket", round=round_,
-                       state=state, removable=removable,
+                       state=state, removable=removable, conflicts=brackets.started_stage_conflicts(round_),
                        public_url=reverse("bracket", args=[event.slug, round_.number]),
                        can_change=request.user.has_perm("tournament.change_round"))
     return TemplateResponse(request, "admin/tournament/bracket_round.html", context)
@@ -212,9 +213,13 @@ def _report(request, result: brackets.AdvanceResult) -> None:
     done = [f"Stage {n} seated." for n in result.built] + [f"Stage {n}'s tables removed (the entrants changed)."
                                                           for n in result.removed]
     done += [f"Partner rotation {text} started." for text in result.blocks]
+    done += [f"Reseated after a corrected result: {text}" for text in result.reseated]
     if result.champion is not None:
         done.append(f"Champion: {Player.objects.get(pk=result.champion)}.")
-    messages.success(request, " ".join(done) or "The bracket is up to date.")
+    for text in result.conflicts:
+        messages.error(request, f"Not up to date: {text}")
+    if done or not result.conflicts:
+        messages.success(request, " ".join(done) or "The bracket is up to date.")
     for text in result.waiting:
         messages.warning(request, f"Waiting: {text}")
 

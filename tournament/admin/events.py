@@ -9,7 +9,7 @@ from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from tournament.admin import bracket_views, eligibility_views, event_views
+from tournament.admin import bracket_views, eligibility_views, event_views, seating_views
 from tournament.admin.scoping import EventScopedAdmin
 from tournament.models import Event
 from tournament.services import eligibility
@@ -20,7 +20,7 @@ from tournament.services.organizers import ORGANIZER_GROUP
 class EventAdmin(EventScopedAdmin):
     event_path = ""
     list_display = ("name", "status", "rules_preset", "eligibility", "player_count", "event_links")
-    list_filter = ("status", "rules_preset", "eligibility")
+    list_filter = ("status", "rules_preset", "eligibility", "entrants")
     search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}
     readonly_fields = ("rules_summary",)
@@ -29,10 +29,17 @@ class EventAdmin(EventScopedAdmin):
     fieldsets = (
         (None, {"fields": ("name", "slug", "description", "status", "organizers")}),
         ("Rules", {"fields": ("rules_preset", "rules_overrides", "target_score", "rules_summary")}),
-        ("Tables", {"fields": ("min_table_size", "max_table_size", "turn_seconds", "missed_turns_before_bot")}),
+        ("Tables", {"fields": ("entrants", "min_table_size", "max_table_size", "turn_seconds",
+                               "missed_turns_before_bot")}),
         ("Registration", {"fields": ("eligibility", "eligibility_policy", "registration_opens", "registration_closes",
                                      "checkin_open")}),
     )
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "entrants":
+            field.required = False  # left out of a form: the model's default (people)
+        return field
 
     def get_urls(self):
         wrap = self.admin_site.admin_view
@@ -49,7 +56,7 @@ class EventAdmin(EventScopedAdmin):
         return eligibility_views.eligibility_upload(self, request, event_id)
 
     def first_round_view(self, request, event_id):
-        return event_views.first_round(self, request, event_id)
+        return seating_views.first_round(self, request, event_id)
 
     def standings_view(self, request, event_id):
         return event_views.standings_csv(self, request, event_id)

@@ -26,6 +26,25 @@ class SeatingOptionsForm(forms.Form):
     use_seeding = forms.BooleanField(required=False, label="Spread players by seeding (snake order)")
 
 
+class DraftVersionForm(forms.Form):
+    """The confirm form of a seating preview: the draft's version, nothing per player."""
+
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+class SwapForm(DraftVersionForm):
+    """Two players of the preview to seat in each other's places (the page renders the two selects)."""
+
+    first = forms.IntegerField(min_value=1, error_messages={"required": "Choose the first player."})
+    second = forms.IntegerField(min_value=1, error_messages={"required": "Choose the second player."})
+
+    def clean(self):
+        data = super().clean()
+        if data.get("first") and data.get("first") == data.get("second"):
+            raise forms.ValidationError("Choose two different players.")
+        return data
+
+
 class ReasonForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000,
                              help_text="Kept in the audit log.")

@@ -72,6 +72,8 @@ def record_hand(model_admin, request, game_id):
             note = " The game is finished." if outcome.game_finished else (
                 " The game is running again." if outcome.game_reopened else "")
             messages.success(request, f"Hand {outcome.hand.number} {verb}.{note}")
+            for text in outcome.reseated:
+                messages.warning(request, f"The next stage follows the correction: {text}")
             return redirect("admin:tournament_round_overview", game.table.round_id)
     scores = {}
     for hand_id, seat_id, left, won in HandScore.objects.filter(hand__game=game).values_list(

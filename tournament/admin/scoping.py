@@ -9,7 +9,7 @@ permission 403.
 from __future__ import annotations
 
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Model, QuerySet
 from django.http import Http404
 
@@ -20,9 +20,33 @@ from tournament.services.organizers import events_run_by
 EVENT_PATHS: dict[type[Model], str] = {Event: "", Player: "event", Round: "event", Seat: "table__round__event"}
 
 
-# List filter on a foreign key showing only the values present in the organizer's own rows (the default
-# filter would list every event in the database).
-ONLY_MINE = admin.RelatedOnlyFieldListFilter
+class OnlyMineFilter(admin.RelatedOnlyFieldListFilter):
+    """List filter on a foreign key showing only the values present in the organizer's own rows (the
+    default filter would list every event in the database).
+
+    A chosen value always filters and is always listed, even when it has no rows: Django's filter hides
+    itself with fewer than two choices and then drops the chosen value, which showed another event's rows
+    when the chosen event had none and exactly one other had some."""
+
+    def has_output(self) -> bool:
+        return super().has_output() or bool(self.lookup_val)
+
+    def field_choices(self, field, request, model_admin):
+        choices = super().field_choices(field, request, model_admin)
+        model = field.remote_field.model
+        listed = {str(pk) for pk, _ in choices}
+        wanted = [value for value in self.lookup_val or [] if str(value) not in listed]
+        if wanted and model in EVENT_PATHS:
+            try:
+                extra = list(in_events(model._default_manager.filter(pk__in=wanted), EVENT_PATHS[model],
+                                       request.user))
+            except (ValueError, TypeError, ValidationError):
+                extra = []
+            choices = [*choices, *((obj.pk, str(obj)) for obj in extra)]
+        return choices
+
+
+ONLY_MINE = OnlyMineFilter
 
 
 def in_events(queryset: QuerySet, event_path: str, user) -> QuerySet:

@@ -6,6 +6,7 @@ player's standing — is derived from those rows, so a corrected hand corrects e
 
 from tournament.models.audit import AuditEntry
 from tournament.models.brackets import BracketEntry, BracketStage, TiebreakDraw
+from tournament.models.drafts import RoundDraft
 from tournament.models.events import EligibilityEntry, Event, Player
 from tournament.models.play import Game, Hand, HandScore, Round, Seat, Table
 from tournament.models.standings import StandingsChange
@@ -21,6 +22,7 @@ __all__ = [
     "HandScore",
     "Player",
     "Round",
+    "RoundDraft",
     "Seat",
     "StandingsChange",
     "Table",

@@ -66,7 +66,9 @@ class TiebreakDraw(models.Model):
     round = models.ForeignKey("tournament.Round", on_delete=models.CASCADE, related_name="tiebreak_draws")
     stage = models.PositiveSmallIntegerField(help_text="0: the cut choosing the bracket's field.")
     table_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    players_key = models.CharField(max_length=400, help_text="The tied player ids, sorted, comma separated.")
+    players_key = models.CharField(
+        max_length=64, help_text="SHA-256 (hex) of the tied player ids, sorted, comma separated: names a tie of "
+                                 "any size (the ids themselves are in the order).")
     method = models.CharField(max_length=10, choices=BracketStage.TieMethod.choices)
     seed = models.BigIntegerField(null=True, blank=True)
     order = models.JSONField(help_text="The tied players' ids, best first.")

@@ -7,16 +7,10 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from games.engine import PRESET_CHOICES
 from tournament.csv_formats import normalize_programme
 from tournament.eligibility_policy import Policy, PolicyError, parse_policy, with_values
 
-PRESET_CHOICES = [
-    ("uno-official", "UNO, official rules"),
-    ("uno-400", "UNO to 400 (mini-project rules)"),
-    ("uno-classroom", "UNO (classroom assignment rules)"),
-    ("ocho-plato", "Ocho as played in the Plato app"),
-    ("ocho-cards", "Ocho on standard playing cards"),
-]
 TABLE_SIZE_VALIDATORS = [MinValueValidator(2), MaxValueValidator(10)]
 
 
@@ -30,6 +24,10 @@ class Event(models.Model):
     class Eligibility(models.TextChoices):
         OPEN = "open", "Open to everyone"
         LIST = "list", "Only people on the eligibility list"
+
+    class Entrants(models.TextChoices):
+        PEOPLE = "people", "People play at their tables"
+        BOTS = "bots", "Bot league: students enter bots they wrote, which play through access tokens"
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(unique=True)
@@ -61,6 +59,11 @@ class Event(models.Model):
                   'E.g. [{"column": "programme", "one_of": ["UG"]}, '
                   '{"column": "department", "one_of": ["Chemical Engineering"]}, '
                   '{"column": "year", "from": 1, "to": 4}]. Empty: everyone on the list.',
+    )
+    entrants = models.CharField(
+        max_length=10, choices=Entrants.choices, default=Entrants.PEOPLE,
+        help_text="A bot league's players enter their own bots: at its tables players' moves are taken only "
+                  "through their access tokens (docs/bots.md); timers, leaderboards and brackets are as for people.",
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     organizers = models.ManyToManyField(
@@ -95,16 +98,20 @@ class Event(models.Model):
             errors["eligibility_policy"] = str(error)
         if errors:
             raise ValidationError(errors)
-        from tournament.rules import RulesRefused, rules_for_event
+        from tournament.rules import RulesRefused, check_table_sizes
 
         try:
-            rules_for_event(self)
+            check_table_sizes(self)  # the rules themselves first, then the table sizes they can be played by
         except RulesRefused as refused:
             raise ValidationError({refused.field: str(refused)}) from refused
 
     def policy(self) -> Policy:
         """The eligibility policy, read and with programme spellings turned into codes (UG, PG, PhD)."""
         return with_values(parse_policy(self.eligibility_policy), "programme", normalize_programme)
+
+    @property
+    def bot_league(self) -> bool:
+        return self.entrants == self.Entrants.BOTS
 
     def registration_is_open(self, now=None) -> bool:
         now = now or timezone.now()

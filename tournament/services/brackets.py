@@ -4,7 +4,9 @@ The shapes come from the pure ``tournament.brackets``; this module loads and sav
 stored: ``advance_bracket`` derives it from the finished games' hand scores every time it runs, builds a
 stage's tables once the stage before is complete, and rebuilds (or removes) tables of stages that have
 not started when a correction changes the result. It is idempotent, so it is safe to call after any
-change: the results service and the live games call ``on_game_finished(game)``.
+change: ``tournament.services.game_end.game_ended`` calls ``on_game_finished(game)`` when a game ends,
+and the results service when a correction changes a finished game. A stage that has started follows a
+corrected result only while nothing there is played (``bracket_corrections``).
 
 A partner rotation's table plays one game per block of four hands; ``advance_bracket`` also starts a
 rotation's next block once the block before has ended (``tournament.services.rotations``).
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
+from games import engine
 from tournament.brackets import (
     CHALLENGE,
     FOUR_ONLY,
@@ -45,6 +48,7 @@ from tournament.brackets import (
     sizes_with_byes,
     stage_bounds,
 )
+from tournament.live import notify_scores_changed as _notify
 from tournament.models import (
     BracketEntry,
     BracketStage,
@@ -57,8 +61,8 @@ from tournament.models import (
     Table,
     TiebreakDraw,
 )
-from tournament.services import audit, rotations
-from tournament.services.rounds import _notify, target_score_for
+from tournament.rules import rules_for_event, target_score_for, unplayable_sizes
+from tournament.services import audit, bracket_corrections, rotations
 from tournament.standings import StandingRow, compute_standings
 
 TOP = "top"
@@ -171,9 +175,6 @@ def _eligible_count(event: Event, previous: Round) -> int:
 
 def rules_for_format(event: Event, game_format: str):
     """The engine rule set a table of this format plays (the event's rules with the format's options)."""
-    from games import engine
-    from tournament.rules import rules_for_event
-
     rules = rules_for_event(event)
     overrides = {CHALLENGE: {"scoring": "elimination", "partners": False},
                  PARTNERS: {"partners": True, "scoring": "winner_takes"}}.get(game_format)
@@ -280,7 +281,10 @@ def plan_next_round(event: Event, options: NextRoundOptions) -> NextRoundPlan:
                     raise BracketError(f"Stage {stage.number}: {GAME_FORMATS[game_format].split(':')[0]} needs "
                                        f"tables of exactly 4, and this stage has tables of "
                                        f"{sorted(set(stage.table_sizes))}.")
-                rules_for_format(event, game_format)
+                unplayable = unplayable_sizes(rules_for_format(event, game_format),
+                                              (4,) if game_format in ROTATIONS else stage.table_sizes)
+                if unplayable:
+                    raise BracketError(f"Stage {stage.number}: {unplayable}")
             stage_one = seat_stage(field_ids, bracket.stages[0], options.format_of(1))
         except BracketError as error:
             problems.append(str(error))
@@ -335,7 +339,7 @@ def create_bracket_round(event: Event, options: NextRoundOptions, expected_field
             for line in plan.lines if line.is_in
         ])
         TiebreakDraw.objects.bulk_create([
-            TiebreakDraw(round=round_, stage=0, table_number=table_number, players_key=tie.key,
+            TiebreakDraw(round=round_, stage=0, table_number=table_number, players_key=tie.digest,
                          method=options.tie_method, seed=options.draw_seed if options.tie_method == DRAW else None,
                          order=tie.order, places=tie.places, actor=actor if getattr(actor, "pk", None) else None)
             for tie, table_number in plan.ties if tie.order is not None
@@ -565,11 +569,13 @@ class AdvanceResult:
     waiting: list[str] = field(default_factory=list)  # why a stage cannot be built yet, tables still playing
     blocks: list[str] = field(default_factory=list)  # partner rotation blocks started
     champion: int | None = None
+    reseated: list[str] = field(default_factory=list)  # started stages following a corrected result
+    conflicts: list[str] = field(default_factory=list)  # started stages that cannot follow it (played)
 
 
 def _resolve_stage_tie(state: BracketState, stage: BracketStage, table: TableState, tie: Tie,
                        created: list[TiebreakDraw] | None) -> list | None:
-    key = (stage.number, table.table.number, tie.key)
+    key = (stage.number, table.table.number, tie.digest)
     draw = state.draws.get(key)
     if draw is not None:
         return list(draw.order)
@@ -577,7 +583,7 @@ def _resolve_stage_tie(state: BracketState, stage: BracketStage, table: TableSta
         return None
     seed = new_draw_seed()
     draw = TiebreakDraw(round=state.round, stage=stage.number, table_number=table.table.number,
-                        players_key=tie.key, method=DRAW, seed=seed, order=draw_order(tie.players, seed),
+                        players_key=tie.digest, method=DRAW, seed=seed, order=draw_order(tie.players, seed),
                         places=tie.places)
     state.draws[key] = draw
     created.append(draw)
@@ -632,6 +638,7 @@ def advance_bracket(round_: Round) -> AdvanceResult:
                 break
             following = state.stages[index + 1]
             if following.started:
+                _follow_started(round_, state, index, advancers, outcome)
                 continue
             seeds = None
             if advancers is not None:
@@ -659,13 +666,41 @@ def advance_bracket(round_: Round) -> AdvanceResult:
             break
         if created:
             TiebreakDraw.objects.bulk_create(created)
-        if outcome.built or outcome.removed or created or outcome.blocks:
+        if outcome.built or outcome.removed or created or outcome.blocks or outcome.reseated:
             audit.record(round_.event, None, "bracket.advance", f"Round {round_.number}",
                          changes={"built": outcome.built, "removed": outcome.removed, "blocks": outcome.blocks,
+                                  "reseated": outcome.reseated,
                                   "draws": [{"stage": d.stage, "table": d.table_number, "seed": d.seed,
                                              "order": d.order} for d in created]})
         _settle_round_status(round_, outcome.champion is not None)
     return outcome
+
+
+def _follow_started(round_: Round, state: BracketState, index: int, advancers, outcome: AdvanceResult) -> None:
+    """A started stage against the results it was seated from (``bracket_corrections``): reseated while
+    nothing there is played, reported as a conflict otherwise."""
+    found = bracket_corrections.disagreement(state, index, advancers, waiting_for(state.stages[index]))
+    if found is None:
+        return
+    if bracket_corrections.can_reseat(found):
+        outcome.reseated.append(bracket_corrections.reseat(round_, found, state.players))
+    else:
+        outcome.conflicts.append(bracket_corrections.conflict_message(found, state.players))
+
+
+def started_stage_conflicts(round_: Round) -> list[str]:
+    """Started stages whose players disagree with the results they were seated from and cannot follow
+    them any more; read only (no draws made, nothing reseated)."""
+    if round_.kind != Round.Kind.BRACKET:
+        return []
+    state = load_bracket(round_)
+    conflicts = []
+    for index, stage_state in enumerate(state.stages[:-1]):
+        advancers = stage_advancers(state, stage_state)
+        found = bracket_corrections.disagreement(state, index, advancers, waiting_for(stage_state))
+        if found is not None and not bracket_corrections.can_reseat(found):
+            conflicts.append(bracket_corrections.conflict_message(found, state.players))
+    return conflicts
 
 
 def waiting_for(stage_state: StageState) -> str:
@@ -791,13 +826,13 @@ def _next_ranked(round_: Round, state: BracketState, actor) -> Player:
     created: list[TiebreakDraw] = []
 
     def resolve(tie: Tie):
-        existing = TiebreakDraw.objects.filter(round=round_, stage=0, table_number=None, players_key=tie.key).first()
+        existing = TiebreakDraw.objects.filter(round=round_, stage=0, table_number=None, players_key=tie.digest).first()
         if existing:
             return list(existing.order)
         if method == HAND:
             return None
         seed = new_draw_seed()
-        created.append(TiebreakDraw(round=round_, stage=0, players_key=tie.key, method=DRAW, seed=seed,
+        created.append(TiebreakDraw(round=round_, stage=0, players_key=tie.digest, method=DRAW, seed=seed,
                                     order=draw_order(tie.players, seed), places=tie.places,
                                     actor=actor if getattr(actor, "pk", None) else None))
         return created[-1].order
@@ -827,7 +862,7 @@ def record_tiebreak_hand(round_: Round, stage_number: int, table_number: int | N
         if sorted(order) != sorted(tie.players):
             raise BracketError("Give the order of exactly the tied players.")
         TiebreakDraw.objects.create(round=round_, stage=stage_number, table_number=table_number,
-                                    players_key=tie.key, method=HAND, order=list(order), places=tie.places,
+                                    players_key=tie.digest, method=HAND, order=list(order), places=tie.places,
                                     actor=actor if getattr(actor, "pk", None) else None)
         audit.record(round_.event, actor, "bracket.tiebreak_hand",
                      f"Round {round_.number}, stage {stage_number}, table {table_number}",

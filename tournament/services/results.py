@@ -18,15 +18,18 @@ game (the target, or a rotation block's fourth hand) closes its live table, as f
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils import timezone
 
+from games.models import LiveGame
+from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed
 from tournament.models import Game, Hand, HandScore, Round, Seat
 from tournament.services import audit
-from tournament.services.brackets import on_game_finished
-from tournament.services.rounds import _notify, finish_round_if_done
+from tournament.services.brackets import BracketError, on_game_finished, started_stage_conflicts
+from tournament.services.game_end import game_ended
+from tournament.services.rounds import _notify
 
 SUPPORTED_SCORING = "winner_takes"
 
@@ -41,6 +44,7 @@ class HandOutcome:
     created: bool
     game_finished: bool
     game_reopened: bool
+    reseated: list[str] = field(default_factory=list)  # a started bracket stage following the correction
 
 
 def points_won_for(winner_seat_id: int, points_left: Mapping[int, int],
@@ -122,6 +126,7 @@ def record_hand(
         _refuse_while_played_live(game)
         ordered = game_seats(game)
         team_of = _check_scoring(game, ordered)
+        conflicts_before = set(started_stage_conflicts(game.table.round))
         seats = {seat.pk: seat for seat in ordered}
         points = _checked_points(seats, winner_seat_id, points_left)
         hand = Hand.objects.filter(game=game, number=number).first()
@@ -166,22 +171,37 @@ def record_hand(
             reason=reason, changes={"before": before, "after": after, **change},
         )
         round_ = game.table.round
-        if finished:
-            _close_live_table(game)
-            finish_round_if_done(round_)
-        elif reopened and round_.status == Round.Status.FINISHED:
-            Round.objects.filter(pk=round_.pk).update(status=Round.Status.RUNNING)
+        advanced = None
+        try:
+            if finished:
+                _close_live_table(game)
+                advanced = game_ended(game)
+            elif reopened and round_.status == Round.Status.FINISHED:
+                Round.objects.filter(pk=round_.pk).update(status=Round.Status.RUNNING)
+            if (game.status == Game.Status.FINISHED and not finished) or reopened:
+                advanced = on_game_finished(game)  # a correction: the bracket follows the result
+        except BracketError as error:
+            raise ResultError(str(error)) from error
+        reseated: list[str] = []
         if game.status == Game.Status.FINISHED or reopened:
-            on_game_finished(game)  # a bracket follows the result (does nothing outside bracket rounds)
+            _refuse_what_a_started_stage_cannot_follow(round_, conflicts_before)
+            reseated = list(advanced.reseated) if advanced is not None else []
     _notify(event)
-    return HandOutcome(hand, created, finished, reopened)
+    return HandOutcome(hand, created, finished, reopened, reseated)
+
+
+def _refuse_what_a_started_stage_cannot_follow(round_: Round, before: set[str]) -> None:
+    """A bracket stage that has started follows a corrected result of the stage before it only while
+    nothing there is played (``services.bracket_corrections``); a correction that a started stage can
+    no longer follow is refused (the transaction rolls back) with what must be undone first."""
+    new = [text for text in started_stage_conflicts(round_) if text not in before]
+    if new:
+        raise ResultError("Refused: " + " ".join(new))
 
 
 def played_live_now(game: Game) -> bool:
     """The game is running and its live table is open: players (or bots, after missed turns) are playing
     it there, and the table writes each hand it finishes."""
-    from games.models import LiveGame  # (games depends on tournament, not the reverse)
-
     return game.status == Game.Status.RUNNING and LiveGame.objects.filter(
         game_id=game.pk, status=LiveGame.Status.RUNNING).exists()
 
@@ -190,7 +210,7 @@ def _refuse_while_played_live(game: Game) -> None:
     """A game whose live table is playing writes its own hands: a hand recorded by hand meanwhile would
     race the table for the next number, or be played twice (on paper and at the table). The organizer
     pauses the game first (its live table then refuses moves and its clock stops), records or corrects,
-    and resumes it; a hand finished live after the resume takes the next free number (``hand_results``).
+    and resumes it; a hand finished live after the resume takes the next free number (``live_results``).
     Call with ``game`` locked: a pause or resume waits for the lock, so the check holds until commit."""
     if played_live_now(game):
         raise ResultError(
@@ -201,8 +221,6 @@ def _refuse_while_played_live(game: Game) -> None:
 def _close_live_table(game: Game) -> None:
     """A hand recorded by hand finished the game (a rotation block's last hand, or the target): its paused
     live table closes and tells its sockets, as when the organizer finishes the game."""
-    from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed
-
     try:
         tournament_game_status_changed(game, "finish")
     except LiveTableBusy as busy:

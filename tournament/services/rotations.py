@@ -8,7 +8,8 @@ whose ``seat_order`` lists the table's seat numbers in game seat order (0+2 and 
 numbers run block by block: block ``b``'s ``k``-th table of four is game ``(b - 1) * tables + k``.
 
 A block's game has no target (``ROTATION_TARGET`` is out of reach): it ends after its four hands
-(``end_block_if_played``, called for a hand played live and for one an organizer records). When every game
+(``end_block_if_played``, called for a hand played live, ``tournament.services.live_results``, and for one
+an organizer records). When every game
 of a block has ended, ``continue_rotations`` (run by ``advance_bracket``) makes the next block's games,
 running, with their live tables. Points are kept per player (per seat of the table), so the bracket ranks
 the group by each player's total over all blocks.
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Sum
 from django.utils import timezone
 
+from games.models import LiveGame
 from tournament.brackets import ROTATIONS
 from tournament.models import BracketStage, Game, Hand, HandScore, Round, Seat, Table
 from tournament.partners import HANDS_PER_PARTNER, PartnerSchedule, partner_rotation
@@ -156,27 +158,6 @@ def schedule_lines(seats: list[Seat], games: list[Game]) -> list[BlockLine]:
     return lines
 
 
-def after_live_hand(live, tgame: Game) -> None:
-    """Called when a hand of a tournament game was played live (inside the move's transaction): a rotation
-    block that has had its hands ends, its live table closes and the bracket goes on (the next block)."""
-    if not tgame.seat_order:
-        return
-    game = Game.objects.select_for_update().get(pk=tgame.pk)
-    if not end_block_if_played(game):
-        return
-    from games.models import LiveGame
-    from tournament.services import audit
-    from tournament.services.brackets import on_game_finished
-
-    live.status = LiveGame.Status.FINISHED  # saved by the move service with the move
-    live.next_hand_at = None
-    tgame.status, tgame.winner_id, tgame.finished_at = game.status, game.winner_id, game.finished_at
-    round_ = Round.objects.select_related("event").get(tables=game.table_id)
-    audit.record(round_.event, None, "game.finish_live", f"Round {round_.number}, {game.table}, game {game.number}",
-                 changes={"status": [Game.Status.RUNNING, Game.Status.FINISHED], "block_hands": HANDS_PER_PARTNER})
-    on_game_finished(game)
-
-
 def table_schedule(table: Table) -> list[BlockLine] | None:
     """The schedule of ``table`` when it plays a partner rotation (None otherwise), for its public page."""
     if table.round.kind != Round.Kind.BRACKET:
@@ -245,8 +226,6 @@ def next_block_for(game: Game, user) -> NextBlock:
         games = [g for g in games if mine in g.seat_order]
     if not games:
         return NextBlock("waiting", block + 1, blocks, mine is not None)
-    from games.models import LiveGame  # (games depends on tournament, not the reverse)
-
     lives = dict(LiveGame.objects.filter(game__in=games).values_list("game_id", "pk"))
     table_number = game.table.number
     tables = []

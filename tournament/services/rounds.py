@@ -15,9 +15,15 @@ from django.db import transaction
 from django.db.models import Count, Max, Sum
 from django.utils import timezone
 
+from games import engine
+from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed
+from tournament.live import notify_scores_changed
 from tournament.models import Event, Game, Hand, HandScore, Player, Round, Seat, Table
+from tournament.rules import RulesRefused, rules_for_event, target_score_for, unplayable_sizes
 from tournament.seating import BOT, SeatingError, build_tables
 from tournament.services import audit
+from tournament.services.game_end import finish_round_if_done, game_ended
+from tournament.services.live_tables import start_live_games
 
 CHECKED_IN = "checked_in"
 REGISTERED = "registered"
@@ -42,13 +48,6 @@ class SeatingPlan:
     @property
     def player_ids(self) -> list[int]:
         return [pid for table in self.tables for pid in table if pid is not BOT]
-
-
-def target_score_for(event: Event) -> int:
-    """Points that win a game of ``event``: the engine's target for its preset with overrides applied."""
-    from tournament.rules import rules_for_event
-
-    return rules_for_event(event).target
 
 
 def default_source(event: Event) -> str:
@@ -82,32 +81,6 @@ def plan_first_round(
     return SeatingPlan(seed, source, fill_with_bots, use_seeding, tables)
 
 
-def rearranged_plan(event: Event, plan: SeatingPlan, assignment: dict[int, int]) -> SeatingPlan:
-    """``plan`` with players moved to the tables in ``assignment`` (player id → table number from 1).
-
-    Tables left empty disappear; bot seats are recomputed so every table reaches the minimum when the
-    plan fills with bots.
-    """
-    numbers = sorted(set(assignment.values()))
-    if any(n < 1 for n in numbers):
-        raise RoundError("Table numbers start at 1.")
-    original = {pid: index + 1 for index, table in enumerate(plan.tables) for pid in table if pid is not BOT}
-    if set(assignment) != set(original):
-        raise RoundError("The players to seat changed since the preview; build the preview again.")
-    grouped: dict[int, list[int]] = defaultdict(list)
-    for table in plan.tables:  # keep the shuffled order inside each table
-        for pid in table:
-            if pid is not BOT:
-                grouped[assignment[pid]].append(pid)
-    tables: list[list[int | None]] = []
-    for number in numbers:
-        players = grouped[number]
-        bots = max(0, event.min_table_size - len(players)) if plan.fill_with_bots else 0
-        tables.append(players + [BOT] * bots)
-    moved = sorted(pid for pid, number in assignment.items() if number != original[pid])
-    return SeatingPlan(plan.seed, plan.source, plan.fill_with_bots, plan.use_seeding, tables, moved)
-
-
 def plan_problems(event: Event, plan: SeatingPlan) -> list[str]:
     """What stops the plan from being confirmed (empty when it can be)."""
     problems = []
@@ -117,6 +90,12 @@ def plan_problems(event: Event, plan: SeatingPlan) -> list[str]:
                             f"{event.min_table_size} to {event.max_table_size}.")
         if all(pid is BOT for pid in table):
             problems.append(f"Table {number} has only bots.")
+    try:
+        unplayable = unplayable_sizes(rules_for_event(event), [len(table) for table in plan.tables])
+    except RulesRefused as refused:
+        unplayable = str(refused)
+    if unplayable:
+        problems.append(f"{unplayable} Change the event's table sizes, then preview again.")
     return problems
 
 
@@ -170,6 +149,8 @@ def start_round(round_: Round, actor) -> Round:
         round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
         if round_.status != Round.Status.PLANNED:
             raise RoundError(f"{round_} is {round_.get_status_display().lower()}, not planned.")
+        if round_.kind == Round.Kind.TABLES:
+            _check_playable(round_)
         now = timezone.now()
         round_.status = Round.Status.RUNNING
         round_.started_at = now
@@ -185,11 +166,32 @@ def start_round(round_: Round, actor) -> Round:
     return round_
 
 
-def open_live_tables(round_: Round) -> None:
-    """Every running game of the round gets its live table, in the same transaction as the start."""
-    from games.services.lifecycle import start_live_games  # games depends on tournament, not the reverse
+def _check_playable(round_: Round) -> None:
+    """Refuse to start a round of tables its rules cannot be played at (say which, and what to change)."""
+    try:
+        rules = rules_for_event(round_.event)
+    except RulesRefused as refused:
+        raise RoundError(f"{round_} cannot start: the event's rules are refused: {refused}") from refused
+    sizes = dict(Table.objects.filter(round=round_).annotate(seats_count=Count("seats"))
+                 .values_list("number", "seats_count"))
+    unplayable = unplayable_sizes(rules, sizes.values())
+    if unplayable:
+        bad = [number for number, size in sorted(sizes.items()) if unplayable_sizes(rules, [size])]
+        listed = ", ".join(map(str, bad[:10])) + (f" and {len(bad) - 10} more" if len(bad) > 10 else "")
+        raise RoundError(f"{round_} cannot start: {unplayable} Table{'s' * (len(bad) != 1)} {listed}. "
+                         "Change the event's table sizes and build the round's seating again.")
 
-    start_live_games(round_)
+
+def open_live_tables(round_: Round) -> None:
+    """Every running game of the round gets its live table, in the same transaction as the start.
+
+    Whatever the engine refuses (rules, seats) becomes a ``RoundError``: the caller's transaction is
+    rolled back and the organizer reads why, never a server error.
+    """
+    try:
+        start_live_games(round_)
+    except (engine.RuleError, RulesRefused) as error:
+        raise RoundError(f"{round_} cannot start: {error}.") from error
 
 
 GAME_ACTIONS = {
@@ -229,29 +231,16 @@ def change_game_status(game: Game, action: str, actor, reason: str = "") -> Game
         audit.record(round_.event, actor, f"game.{action}", f"Round {round_.number}, {game}",
                      reason=reason.strip(), changes=changes)
         if action == "finish":
-            finish_round_if_done(round_)
-            from tournament.services.brackets import on_game_finished  # (it imports this module)
-            on_game_finished(game)
-    if action == "finish":
-        _notify(round_.event)
+            game_ended(game)
     return game
 
 
 def _live_table_follows(game: Game, action: str) -> None:
     """The game's live table stops or restarts its clock, or closes, and tells its sockets (same transaction)."""
-    from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed  # (games → tournament)
-
     try:
         tournament_game_status_changed(game, action)
     except LiveTableBusy as busy:
         raise RoundError(f"{game}: {busy}.") from busy
-
-
-def finish_round_if_done(round_: Round) -> None:
-    """Mark the round finished once every one of its games is (call inside the caller's transaction)."""
-    unfinished = Game.objects.filter(table__round=round_).exclude(status=Game.Status.FINISHED).exists()
-    if not unfinished and round_.status == Round.Status.RUNNING:
-        Round.objects.filter(pk=round_.pk).update(status=Round.Status.FINISHED)
 
 
 def seat_totals(game_ids) -> dict[int, dict[int, int]]:
@@ -265,10 +254,7 @@ def seat_totals(game_ids) -> dict[int, dict[int, int]]:
 
 
 def _notify(event: Event) -> None:
-    try:
-        from tournament.live import notify_scores_changed
-    except ImportError:  # the live leaderboard layer is optional for the organizer side
-        return
+    """Tell the event's watchers its scores changed, once the transaction commits."""
     notify_scores_changed(event)
 
 
@@ -315,7 +301,7 @@ def round_overview(round_: Round) -> list[TableLine]:
 
 
 __all__ = [
-    "SeatingError", "RoundError", "SeatingPlan", "plan_first_round", "rearranged_plan", "plan_problems",
+    "SeatingError", "RoundError", "SeatingPlan", "plan_first_round", "plan_problems",
     "create_first_round", "start_round", "change_game_status", "round_overview", "seat_totals",
-    "target_score_for",
+    "target_score_for", "finish_round_if_done",
 ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games import engine
 from tournament.rules import RulesRefused, rules_for_event
 
 # The options a player wants first; every other option is listed below them.
@@ -42,8 +43,6 @@ def _show(value) -> str:
 
 def rules_summary(event) -> RulesSummary:
     """The event's rules as lines to show; ``error`` says why when the rules cannot be worked out."""
-    from games import engine
-
     try:
         rules = rules_for_event(event)
         preset = engine.get_preset(event.rules_preset)

@@ -65,7 +65,8 @@ def register(request, slug: str):
             except RegistrationRefused as refused:
                 form.add_error(None, str(refused))
             else:
-                messages.success(request, f"You are registered for {event.name} as {player.display_name}.")
+                entry = "Your bot is" if event.bot_league else "You are"
+                messages.success(request, f"{entry} registered for {event.name} as {player.display_name}.")
                 return redirect("my_event", slug=event.slug)
     else:
         prefill = prefill_for(event, request.user)

@@ -1,6 +1,6 @@
 // A partner rotation's block ends after four hands; the next block is another game, at another live
 // table (other partners, with eight players maybe another table of four). When the game on this page is
-// over, ask the server where the next block is played (games.views.next_table) and show the way:
+// over, ask the server where the next block is played (tournament.views.live_tables.next_table) and show the way:
 // a player gets their own next table, a spectator every table of the next block. "waiting" means the
 // next block starts once every table of this one has finished: ask again a little later.
 

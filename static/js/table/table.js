@@ -117,7 +117,11 @@ function logLinesFrom(items) {
   for (const item of items) {
     if (typeof item === "string") out.push(item);
     else if (item && typeof item.text === "string") out.push(item.text);
-    else if (item && Array.isArray(item.events)) out.push(...logLinesFrom(item.events)); // a stored move
+    else if (item && Array.isArray(item.events)) { // a stored move; a bot's (access token) marked so
+      const lines = logLinesFrom(item.events);
+      if (item.by && item.by.via_token && lines.length) lines[0] = `🤖 ${lines[0]}`;
+      out.push(...lines);
+    }
     else {
       const line = describeEvent(item, who, whoGame);
       if (line) out.push(line);
@@ -147,6 +151,7 @@ function onState(model, { events, full, by }) {
   } else {
     const lines = logLinesFrom(events);
     if (by && by.actor === "timer" && lines.length) lines[0] = `Time ran out for ${whoGame(by.seat)}. ${lines[0]}`;
+    if (by && by.via_token && lines.length) lines[0] = `🤖 ${lines[0]}`; // the player's bot, by its token
     page.log = [...lines.reverse(), ...page.log].slice(0, LOG_LINES);
   }
   renderLog(page.log);

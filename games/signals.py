@@ -1,0 +1,44 @@
+"""What the live-match layer announces: a hand scored, a game finished at its target.
+
+`games` never imports `tournament`; it sends these signals and whoever keeps scores listens (the tournament
+app's receivers, `tournament.receivers`, connected in `TournamentConfig.ready()`). Both are sent for every
+kind of live game with `sender=LiveGame`; a receiver that only cares about tournament games checks
+`live.kind` (practice and exhibition games have no `live.game`).
+
+Both are sent by the move service (`games.services.moves.store_change`) inside the transaction that stores
+the move, with the live game row locked, before the move row and the game's new state are saved. A
+receiver's writes therefore commit or roll back with the move: a hand shown at the table is a hand in the
+standings, and a game that ended at the table is finished in the tournament, or neither. A receiver that
+raises rolls the move back (the player's move is refused, nothing is stored). Anything a receiver wants to
+happen only after the commit (telling other sockets, refreshing caches) it registers with
+`transaction.on_commit` itself.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+hand_scored = Signal()
+"""A hand of a live game is over and scored.
+
+Arguments: `live` (the locked `LiveGame`, its `version` already the new one, not yet saved), `result` (the
+engine's `HandResult`: hand `number` from 0, `dealer`, `winner` and per game seat `points_left` /
+`points_won`, None for a seat not dealt in), `started_at` (when the hand was dealt; None if unknown) and
+`ended_at` (now).
+
+Sent inside the move's transaction so that the tournament's `Hand` rows are written atomically with the
+move that ended the hand. A receiver may end the live game with this change (a partner rotation's block
+that has had its hands) by calling `games.services.lifecycle.end_with_this_change(live)`; the move service
+then saves it finished with the move.
+"""
+
+game_finished = Signal()
+"""A live game reached its target: the engine game is over (sent after `hand_scored` for its last hand).
+
+Arguments: `live` (the locked `LiveGame`, already marked finished, not yet saved), `game` (the engine
+`Game`: `winners` in game seats, `totals`) and `now`.
+
+Sent inside the move's transaction so that the tournament game is finished (and its round and bracket
+move on) atomically with the move that ended it. A receiver may replace `live.game` with a fresher copy of
+the same tournament game (the table's snapshot then shows the game as the tournament now has it).
+"""

@@ -1,0 +1,78 @@
+"""Personal access tokens: made on the account page and shown once, stored as a hash only, revoked."""
+
+import hashlib
+
+import pytest
+from django.test import Client
+
+from access_tokens.models import AccessToken
+from access_tokens.services import MAX_ACTIVE_TOKENS, TokenError, authenticate, create_token, revoke_token
+from tests.tournament.organizer_factories import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_token_is_stored_as_its_sha256_only():
+    user = make_user("tok1")
+    made = create_token(user, "my bot")
+    assert made.secret.startswith("uno_") and len(made.secret) > 40
+    row = AccessToken.objects.get(pk=made.token.pk)
+    assert row.token_hash == hashlib.sha256(made.secret.encode()).hexdigest()
+    stored = [str(v) for v in AccessToken.objects.values_list().get(pk=row.pk)]
+    assert not any(made.secret in value for value in stored)  # the secret itself is nowhere in the row
+    assert row.prefix == made.secret[:8] and row.name == "my bot"
+
+
+def test_authenticate_finds_the_user_and_records_use_until_revoked():
+    user = make_user("tok2")
+    made = create_token(user, "bot")
+    assert AccessToken.objects.get().last_used_at is None
+    assert authenticate(made.secret).user == user
+    assert AccessToken.objects.get().last_used_at is not None
+    assert authenticate(made.secret + "x") is None
+    assert authenticate("") is None and authenticate("é" * 10) is None and authenticate("a" * 5000) is None
+    revoke_token(user, made.token.pk)
+    assert authenticate(made.secret) is None
+    user.is_active = False
+    user.save()
+    assert authenticate(create_token(user, "again").secret) is None  # an inactive account's tokens do not work
+
+
+def test_only_the_owner_revokes_and_a_name_is_needed_and_active_tokens_are_limited():
+    alice, bob = make_user("tok3"), make_user("tok4")
+    made = create_token(alice, "bot")
+    with pytest.raises(TokenError):
+        revoke_token(bob, made.token.pk)
+    assert authenticate(made.secret) is not None
+    with pytest.raises(TokenError):
+        create_token(alice, "   ")
+    for n in range(MAX_ACTIVE_TOKENS - 1):
+        create_token(alice, f"bot {n}")
+    with pytest.raises(TokenError, match="revoke one"):
+        create_token(alice, "one too many")
+
+
+def test_the_account_page_makes_a_token_shows_it_once_and_revokes_it():
+    user = make_user("tok5")
+    client = Client()
+    assert client.get("/account/tokens/").status_code == 302  # log in first
+    client.force_login(user)
+    page = client.post("/account/tokens/", {"name": "Ocho crusher"})
+    assert page.status_code == 200 and page["Cache-Control"] == "no-store"
+    token = AccessToken.objects.get(user=user)
+    secret = page.context["secret"]
+    assert hashlib.sha256(secret.encode()).hexdigest() == token.token_hash
+    assert secret in page.content.decode()
+    again = client.get("/account/tokens/").content.decode()
+    assert secret not in again and "Ocho crusher" in again and token.prefix in again  # never shown again
+    assert client.post("/account/tokens/", {"name": ""}).status_code == 400
+    assert client.get(f"/account/tokens/{token.pk}/revoke/").status_code == 405
+    client.post(f"/account/tokens/{token.pk}/revoke/")
+    token.refresh_from_db()
+    assert token.revoked_at is not None and authenticate(secret) is None
+    other = Client()
+    other.force_login(make_user("tok6"))
+    mine = create_token(user, "second")
+    response = other.post(f"/account/tokens/{mine.token.pk}/revoke/", follow=True)
+    assert "no such token" in response.content.decode()
+    assert authenticate(mine.secret) is not None

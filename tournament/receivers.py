@@ -1,0 +1,33 @@
+"""The tournament listens to the live tables: receivers of `games.signals`, connected by
+`TournamentConfig.ready()`. `games` announces what happened and never imports `tournament`; the work is
+done by `tournament.services.live_results`, inside the move's transaction the signals are sent in.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from games import engine, signals
+from games.models import LiveGame
+from tournament.services import live_results
+
+
+def hand_scored(sender, *, live: LiveGame, result: engine.HandResult, started_at: datetime | None,
+                ended_at: datetime, **kwargs) -> None:
+    """A hand of a tournament game's live table is over: its `Hand` rows (practice and exhibition games
+    keep no scores)."""
+    if live.kind == LiveGame.Kind.TOURNAMENT:
+        live_results.record_live_hand(live, result, started_at, ended_at)
+
+
+def game_finished(sender, *, live: LiveGame, game: engine.Game, now: datetime, **kwargs) -> None:
+    """A tournament game reached its target at the live table: it is finished, and its round and bracket
+    follow."""
+    if live.kind == LiveGame.Kind.TOURNAMENT:
+        live_results.finish_live_game(live, game, now)
+
+
+def connect() -> None:
+    """Connect the receivers (once: the dispatch uids make a second call do nothing)."""
+    signals.hand_scored.connect(hand_scored, sender=LiveGame, dispatch_uid="tournament.hand_scored")
+    signals.game_finished.connect(game_finished, sender=LiveGame, dispatch_uid="tournament.game_finished")

@@ -1,0 +1,57 @@
+"""The live tables of tournament games: which rules, seats and clock a game is played with at its table.
+
+The tournament decides (the event's rules, changed by a bracket stage's format; the seats of the table or
+of a partner rotation's block; the event's turn timer); `games.services.lifecycle` creates the live game.
+What happens at the table comes back as signals (`games.signals`, received in `tournament.receivers`).
+"""
+
+from __future__ import annotations
+
+from games import engine
+from games.models import LiveGame
+from games.services.lifecycle import create_demo_bot_table, open_tournament_table
+from tournament.models import BracketStage, Event, Game, Round, Seat, Table
+from tournament.rules import rules_for_event
+from tournament.services.brackets import rules_for_format
+
+
+def live_game_for(tgame: Game, seed: int | None = None) -> LiveGame:
+    """The live game of a tournament `Game`, created on first call (idempotent and race-safe)."""
+    existing = LiveGame.objects.filter(game=tgame).first()
+    if existing is not None:
+        return existing
+    tgame = Game.objects.select_related("table__round__event").get(pk=tgame.pk)
+    event = tgame.table.round.event
+    rules = _rules_for_table(tgame.table) or rules_for_event(event)
+    if tgame.target_score and tgame.target_score != rules.target:
+        rules = rules.with_overrides(target=tgame.target_score)
+    # A partner rotation's block plays some of the table's seats (Game.seat_order); other games all of them.
+    seats = len(tgame.seat_order) or Seat.objects.filter(table_id=tgame.table_id).count()
+    block = f", game {tgame.number}" if tgame.seat_order else ""
+    title = f"{event.name} – round {tgame.table.round.number}, table {tgame.table.number}{block}"
+    return open_tournament_table(tgame, rules, seats, title, turn_seconds=event.turn_seconds,
+                                 missed_turns_before_bot=event.missed_turns_before_bot,
+                                 token_moves_only=event.bot_league,  # entrants' bots play through tokens
+                                 seed=seed)
+
+
+def _rules_for_table(table: Table) -> engine.RuleSet | None:
+    """A bracket stage's format (Challenge UNO, partners) changes the event's rules at its tables."""
+    round_ = table.round
+    if round_.kind != Round.Kind.BRACKET:
+        return None
+    stage = BracketStage.objects.filter(round=round_, number=table.stage).first()
+    return None if stage is None else rules_for_format(round_.event, stage.game_format)
+
+
+def start_live_games(round_: Round) -> list[LiveGame]:
+    """Live games for every running game of a round (call after `start_round`, and after a bracket's
+    `start_stage`; safe to call again: games that have one keep it)."""
+    games = Game.objects.filter(table__round=round_, status=Game.Status.RUNNING).order_by("table__number", "number")
+    return [live_game_for(g) for g in games]
+
+
+def exhibition_table(event: Event, seats: int = 4, seed: int | None = None) -> LiveGame:
+    """An exhibition table of bots playing `event`'s rules under its name (the demo's "watch a game")."""
+    return create_demo_bot_table(seats, seed=seed, rules=rules_for_event(event),
+                                 title=f"{event.name} – exhibition table of bots")

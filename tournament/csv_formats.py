@@ -18,7 +18,12 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
 ELIGIBILITY_COLUMNS = ("roll_number", "name", "email", "department", "programme", "year")
-REQUIRED_FIELDS = ("roll_number", "name", "department", "programme")  # no e-mail: a claim an organizer confirms
+REQUIRED_COLUMNS = ("roll_number", "name", "email", "department", "programme")  # year may be left out
+# Cells that may not be empty. An empty e-mail: whoever registers with the roll number makes a claim an
+# organizer confirms; an empty year: not known.
+REQUIRED_FIELDS = ("roll_number", "name", "department", "programme")
+MAX_EXTRA_COLUMNS = 30
+MAX_EXTRA_CELL = 200
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 MAX_YEAR = 10
 
@@ -40,6 +45,8 @@ def normalize_programme(value: str) -> str | None:
 class RowError:
     row: int
     reason: str
+    roll_number: str = ""
+    name: str = ""
 
 
 @dataclass
@@ -50,6 +57,7 @@ class EligibilityFile:
     errors: list[RowError] = field(default_factory=list)
     file_error: str = ""
     delimiter: str = ","
+    extra_columns: list[str] = field(default_factory=list)  # the file's other columns, in file order
 
     @property
     def ok(self) -> bool:
@@ -60,8 +68,8 @@ class EligibilityFile:
         return not self.file_error and bool(self.rows)
 
 
-def read_eligibility_csv(content: bytes, existing_roll_numbers: Iterable[str] = ()) -> EligibilityFile:
-    """Read and check an eligibility list; ``existing_roll_numbers`` are already on the event's list."""
+def read_eligibility_csv(content: bytes) -> EligibilityFile:
+    """Read and check an eligibility list on its own (the service compares it with the event's list)."""
     result = EligibilityFile()
     if len(content) > MAX_UPLOAD_BYTES:
         result.file_error = f"The file is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB."
@@ -77,6 +85,10 @@ def read_eligibility_csv(content: bytes, existing_roll_numbers: Iterable[str] = 
     if not text.strip():
         result.file_error = "The file is empty."
         return result
+    if "\x00" in text:
+        result.file_error = ("The file contains NUL characters, so it is not CSV text (is it an .xlsx or "
+                             "a UTF-16 file?). Save it from your spreadsheet as \"CSV UTF-8\".")
+        return result
     header_line = text.lstrip("\r\n").splitlines()[0]
     result.delimiter = ";" if header_line.count(";") > header_line.count(",") else ","
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=result.delimiter)
@@ -85,43 +97,70 @@ def read_eligibility_csv(content: bytes, existing_roll_numbers: Iterable[str] = 
     except csv.Error as error:
         result.file_error = f"The file is not readable as CSV: {error}."
         return result
-    header_index = next(i for i, line in enumerate(lines) if any(cell.strip() for cell in line))
-    header = [cell.strip().lower() for cell in lines[header_index]]
-    missing = [column for column in ELIGIBILITY_COLUMNS if column not in header]
-    if missing:
-        result.file_error = (
-            f"Missing column{'s' if len(missing) > 1 else ''}: {', '.join(missing)}. "
-            f"The first line must name the columns: {','.join(ELIGIBILITY_COLUMNS)}."
-        )
+    header_index = next((i for i, line in enumerate(lines) if any(cell.strip() for cell in line)), None)
+    if header_index is None:
+        result.file_error = "The file has no header line naming its columns."
         return result
-    position = {column: header.index(column) for column in ELIGIBILITY_COLUMNS}
-    known = {roll.casefold() for roll in existing_roll_numbers}
-    seen_in_file: dict[str, int] = {}
-    data_lines = lines[header_index + 1 :]
-    for offset, line in enumerate(data_lines):
+    position = _header_positions(lines[header_index], result)
+    if result.file_error:
+        return result
+    seen_rolls: dict[str, int] = {}
+    seen_emails: dict[str, tuple[int, str]] = {}
+    for offset, line in enumerate(lines[header_index + 1 :]):
         row_number = header_index + 2 + offset
         if not any(cell.strip() for cell in line):
             continue  # blank lines are skipped silently (spreadsheets often add them)
-        values = {c: (line[i].strip() if i < len(line) else "") for c, i in position.items()}
-        reasons = _row_problems(values)
-        roll = values["roll_number"]
+        values = {c: (" ".join(line[i].split()) if i < len(line) else "") for c, i in position.items()}
+        reasons = _row_problems(values, result.extra_columns)
+        roll, email = values["roll_number"], values["email"].casefold()
         if roll:
-            if roll.casefold() in known:
-                reasons.append(f"roll number {roll} is already on the list")
-            elif roll.casefold() in seen_in_file:
-                reasons.append(f"roll number {roll} appears twice in the file (also row {seen_in_file[roll.casefold()]})")
+            if roll.casefold() in seen_rolls:
+                reasons.append(f"roll number {roll} appears twice in the file (also row {seen_rolls[roll.casefold()]})")
             else:
-                seen_in_file[roll.casefold()] = row_number
+                seen_rolls[roll.casefold()] = row_number
+        if email:
+            if email in seen_emails:
+                other_row, other_roll = seen_emails[email]
+                reasons.append(f"e-mail {values['email']} appears twice in the file "
+                               f"(also row {other_row}, roll number {other_roll or '(none)'})")
+            else:
+                seen_emails[email] = (row_number, roll)
         if reasons:
-            result.errors.append(RowError(row_number, "; ".join(reasons)))
+            result.errors.append(RowError(row_number, "; ".join(reasons), roll, values["name"]))
         else:
-            result.rows.append(_cleaned(values, row_number))
+            result.rows.append(_cleaned(values, row_number, result.extra_columns))
     if not result.rows and not result.errors:
         result.file_error = "The file has a header but no rows."
     return result
 
 
-def _row_problems(values: dict[str, str]) -> list[str]:
+def _header_positions(cells: list[str], result: EligibilityFile) -> dict[str, int]:
+    """Column name → position; sets ``result.file_error`` for a missing or repeated column."""
+    header = [" ".join(cell.split()).lower() for cell in cells]
+    missing = [column for column in REQUIRED_COLUMNS if column not in header]
+    if missing:
+        result.file_error = (
+            f"Missing column{'s' if len(missing) > 1 else ''}: {', '.join(missing)}. "
+            f"The first line must name the columns: {','.join(ELIGIBILITY_COLUMNS)} "
+            "(year may be left out; other columns are kept with each entry)."
+        )
+        return {}
+    named = [name for name in header if name]
+    repeated = sorted({name for name in named if named.count(name) > 1})
+    if repeated:
+        result.file_error = f"Column{'s' if len(repeated) > 1 else ''} named twice in the first line: {', '.join(repeated)}."
+        return {}
+    result.extra_columns = [name for name in header if name and name not in ELIGIBILITY_COLUMNS]
+    if len(result.extra_columns) > MAX_EXTRA_COLUMNS:
+        result.file_error = f"The file has {len(result.extra_columns)} other columns; at most {MAX_EXTRA_COLUMNS} are kept."
+        return {}
+    columns = [c for c in ELIGIBILITY_COLUMNS if c in header] + result.extra_columns
+    position = {column: header.index(column) for column in columns}
+    position.setdefault("year", len(cells) + 1)  # no year column: every year is empty
+    return position
+
+
+def _row_problems(values: dict[str, str], extra_columns: list[str]) -> list[str]:
     reasons = [f"{name} is missing" for name in REQUIRED_FIELDS if not values[name]]
     if values["email"]:
         try:
@@ -136,10 +175,12 @@ def _row_problems(values: dict[str, str]) -> list[str]:
     for name, limit in (("roll_number", 40), ("name", 200), ("department", 200), ("email", 254)):
         if len(values[name]) > limit:
             reasons.append(f"{name} is longer than {limit} characters")
+    reasons.extend(f"{name} is longer than {MAX_EXTRA_CELL} characters"
+                   for name in extra_columns if len(values[name]) > MAX_EXTRA_CELL)
     return reasons
 
 
-def _cleaned(values: dict[str, str], row_number: int) -> dict:
+def _cleaned(values: dict[str, str], row_number: int, extra_columns: list[str]) -> dict:
     return {
         "row": row_number,
         "roll_number": values["roll_number"],
@@ -148,6 +189,7 @@ def _cleaned(values: dict[str, str], row_number: int) -> dict:
         "department": values["department"],
         "programme": normalize_programme(values["programme"]),
         "year": int(values["year"]) if values["year"] else None,
+        "extra": {name: values[name] for name in extra_columns},
     }
 
 
@@ -158,13 +200,18 @@ def _cell(value) -> str:
 
 
 def write_eligibility_csv(entries: Iterable) -> str:
-    """The eligibility entries as a CSV in the upload format (so an export can be edited and re-imported)."""
+    """The eligibility entries as a CSV in the upload format, their other columns after the fixed ones
+    (so an export can be edited and re-imported)."""
+    entries = list(entries)
+    extra_columns = list(dict.fromkeys(name for entry in entries for name in (getattr(entry, "extra", None) or {})))
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(ELIGIBILITY_COLUMNS)
+    writer.writerow((*ELIGIBILITY_COLUMNS, *extra_columns))
     for entry in entries:
+        extra = getattr(entry, "extra", None) or {}
         writer.writerow([_cell(entry.roll_number), _cell(entry.name), _cell(entry.email),
-                         _cell(entry.department), entry.programme, _cell(entry.year)])
+                         _cell(entry.department), entry.programme, _cell(entry.year),
+                         *(_cell(extra.get(name, "")) for name in extra_columns)])
     return out.getvalue()
 
 

@@ -54,16 +54,18 @@ def test_upload_preview_lists_bad_rows_and_saves_nothing(organizer_client, event
     response = upload(organizer_client, event, CSV)
     page = response.content.decode()
     assert response.status_code == 200
-    assert "2</b> good rows" in page and "1</b> bad row" in page
-    assert "<td>4</td>" in page and "not a valid address" in page
+    assert '"added-count">2</b> to add' in page and '1</b> bad row' in page
+    assert "<td>4</td><td>003</td><td>Broken Mail</td>" in page and "not a valid address" in page
     assert not EligibilityEntry.objects.exists()
     # confirming without choosing "only the good rows" saves nothing
-    token = response.context["token"]
+    plan = response.context["preview"]
+    confirm = {"token": response.context["token"], "digest": plan.digest, "fingerprint": plan.fingerprint,
+               "confirm": "Import"}
     url = reverse("admin:tournament_event_eligibility_upload", args=[event.pk])
-    response = organizer_client.post(url, {"token": token, "confirm": "Import"})
+    response = organizer_client.post(url, confirm)
     assert "nothing was imported" in response.content.decode()
     assert not EligibilityEntry.objects.exists()
-    response = organizer_client.post(url, {"token": token, "confirm": "Import", "only_good_rows": "on"})
+    response = organizer_client.post(url, {**confirm, "only_good_rows": "on"})
     assert response.status_code == 302
     assert sorted(EligibilityEntry.objects.values_list("roll_number", "programme")) == [("001", "UG"), ("002", "UG")]
     assert AuditEntry.objects.get(action="eligibility.import").actor == organizer_client.user

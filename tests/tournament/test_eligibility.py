@@ -40,10 +40,10 @@ def test_each_kind_of_bad_row_is_named_by_row_number():
         "A4,Bad Year,year@example.com,ChE,UG,fifth\n"  # row 6
         "A5,Year Zero,zero@example.com,ChE,UG,0\n"  # row 7
         "A1,Twice,twice@example.com,ChE,UG,1\n"  # row 8: duplicate in file
-        "OLD,Already,old@example.com,ChE,UG,1\n"  # row 9: already on list
+        "A7,Same Mail,GOOD@Example.com,ChE,UG,1\n"  # row 9: e-mail of row 2 in another case
         "A6,,noname@example.com,,UG,2\n"  # row 10: missing name and department
     )
-    result = read_eligibility_csv(content.encode(), existing_roll_numbers=["old"])
+    result = read_eligibility_csv(content.encode())
     found = reasons(result)
     assert [r["row"] for r in result.rows] == [2]
     assert found[3] == "roll_number is missing"
@@ -51,7 +51,7 @@ def test_each_kind_of_bad_row_is_named_by_row_number():
     assert "programme 'Diploma' is unknown" in found[5]
     assert "year 'fifth'" in found[6] and "year '0'" in found[7]
     assert found[8] == "roll number A1 appears twice in the file (also row 2)"
-    assert found[9] == "roll number OLD is already on the list"
+    assert found[9] == "e-mail GOOD@Example.com appears twice in the file (also row 2, roll number A1)"
     assert found[10] == "name is missing; department is missing"
 
 
@@ -61,7 +61,9 @@ def test_each_kind_of_bad_row_is_named_by_row_number():
         (b"", "empty"),
         (b"   \n\n", "empty"),
         (HEADER.encode(), "no rows"),
-        (b"roll_number,name,email\nA,B,c@d.in\n", "Missing columns: department, programme, year"),
+        (b"roll_number,name,email\nA,B,c@d.in\n", "Missing columns: department, programme."),
+        (b"roll_number,name,email,department,programme,name\nA,B,c@d.in,C,UG,D\n", "named twice in the first line: name"),
+        (b",,,\n , ,\n", "no header line"),
         ("roll_number,name\nÄ,B\n".encode("latin-1"), "not UTF-8"),
     ],
 )
@@ -117,17 +119,19 @@ def test_import_only_the_good_rows():
     assert (result.created, result.skipped) == (2, 1)
     assert EligibilityEntry.objects.filter(event=event).count() == 2
     audit_changes = AuditEntry.objects.get(event=event).changes
-    assert audit_changes["skipped_rows"] == [{"row": 4, "reason": "e-mail 'broken' is not a valid address"}]
+    assert audit_changes["skipped_rows"] == [
+        {"row": 4, "roll_number": "X", "name": "Broken", "reason": "e-mail 'broken' is not a valid address"}]
 
 
 @pytest.mark.django_db
-def test_second_import_of_the_same_file_reports_duplicates():
+def test_second_import_of_the_same_file_changes_nothing():
     event = make_event()
     import_entries(event, GOOD.encode(), make_user())
     preview = preview_import(event, GOOD.encode())
-    assert len(preview.errors) == 2 and "already on the list" in preview.errors[0].reason
-    with pytest.raises(EligibilityImportError, match="no good rows"):
-        import_entries(event, GOOD.encode(), make_user(), only_good_rows=True)
+    assert not preview.errors and not preview.added and not preview.changed
+    assert [row["roll_number"] for row in preview.unchanged] == ["001910301001", "001910301002"]
+    result = import_entries(event, GOOD.encode(), make_user())
+    assert (result.created, result.updated, result.unchanged) == (0, 0, 2)
 
 
 @pytest.mark.django_db

@@ -12,11 +12,15 @@ from tournament.models import EligibilityEntry
 
 @admin.register(EligibilityEntry)
 class EligibilityEntryAdmin(EventScopedAdmin):
-    list_display = ("roll_number", "name", "email", "department", "programme", "year", "event")
+    list_display = ("roll_number", "name", "email", "department", "programme", "year", "other_columns", "event")
     list_filter = (("event", ONLY_MINE), "department", "programme", "year")
     search_fields = ("roll_number", "name", "email")
     list_select_related = ("event",)
     actions = ["export_csv"]
+
+    @admin.display(description="Other columns")
+    def other_columns(self, entry):
+        return "; ".join(f"{name}: {value}" for name, value in (entry.extra or {}).items())
 
     @admin.action(description="Export selected to CSV", permissions=["view"])
     def export_csv(self, request, queryset):

@@ -9,9 +9,10 @@ from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from tournament.admin import bracket_views, event_views, seating_views
+from tournament.admin import bracket_views, eligibility_views, event_views, seating_views
 from tournament.admin.scoping import EventScopedAdmin
 from tournament.models import Event
+from tournament.services import eligibility
 from tournament.services.organizers import ORGANIZER_GROUP
 
 
@@ -30,7 +31,8 @@ class EventAdmin(EventScopedAdmin):
         ("Rules", {"fields": ("rules_preset", "rules_overrides", "target_score", "rules_summary")}),
         ("Tables", {"fields": ("entrants", "min_table_size", "max_table_size", "turn_seconds",
                                "missed_turns_before_bot")}),
-        ("Registration", {"fields": ("eligibility", "registration_opens", "registration_closes", "checkin_open")}),
+        ("Registration", {"fields": ("eligibility", "eligibility_policy", "registration_opens", "registration_closes",
+                                     "checkin_open")}),
     )
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
@@ -51,7 +53,7 @@ class EventAdmin(EventScopedAdmin):
         ]
 
     def eligibility_upload_view(self, request, event_id):
-        return event_views.eligibility_upload(self, request, event_id)
+        return eligibility_views.eligibility_upload(self, request, event_id)
 
     def first_round_view(self, request, event_id):
         return seating_views.first_round(self, request, event_id)
@@ -105,6 +107,12 @@ class EventAdmin(EventScopedAdmin):
             kwargs["queryset"] = get_user_model().objects.filter(
                 is_staff=True, groups__name=ORGANIZER_GROUP).distinct().order_by("username")
         return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        old_policy = form.initial.get("eligibility_policy") or []
+        if old_policy != obj.eligibility_policy:  # as saved: Event.clean spells it out
+            eligibility.record_policy_change(obj, request.user, old_policy)
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)

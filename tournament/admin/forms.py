@@ -9,7 +9,7 @@ from tournament.services.rounds import CHECKED_IN, SOURCES
 
 
 class EligibilityUploadForm(forms.Form):
-    file = forms.FileField(help_text=f"CSV with the columns {','.join(ELIGIBILITY_COLUMNS)}.")
+    file = forms.FileField(help_text=f"CSV with the columns {','.join(ELIGIBILITY_COLUMNS)} (year optional) and any others.")
 
     def clean_file(self):
         upload = self.cleaned_data["file"]

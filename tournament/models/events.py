@@ -9,6 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.engine import PRESET_CHOICES
+from tournament.csv_formats import normalize_programme
+from tournament.eligibility_policy import Policy, PolicyError, parse_policy, with_values
 
 TABLE_SIZE_VALIDATORS = [MinValueValidator(2), MaxValueValidator(10)]
 
@@ -52,6 +54,13 @@ class Event(models.Model):
         default=False, help_text="While on, registered players can check themselves in for the next round."
     )
     eligibility = models.CharField(max_length=10, choices=Eligibility.choices, default=Eligibility.OPEN)
+    eligibility_policy = models.JSONField(
+        default=list, blank=True, verbose_name="eligibility policy",
+        help_text='Who on the list may register, by the list\'s own columns; every condition must hold. '
+                  'E.g. [{"column": "programme", "one_of": ["UG"]}, '
+                  '{"column": "department", "one_of": ["Chemical Engineering"]}, '
+                  '{"column": "year", "from": 1, "to": 4}]. Empty: everyone on the list.',
+    )
     entrants = models.CharField(
         max_length=10, choices=Entrants.choices, default=Entrants.PEOPLE,
         help_text="A bot league's players enter their own bots: at its tables players' moves are taken only "
@@ -84,6 +93,10 @@ class Event(models.Model):
                 errors["registration_closes"] = "Registration must close after it opens."
         if not isinstance(self.rules_overrides, dict):
             errors["rules_overrides"] = "Overrides must be a JSON object of option names and values."
+        try:
+            self.eligibility_policy = self.policy().to_json()
+        except PolicyError as error:
+            errors["eligibility_policy"] = str(error)
         if errors:
             raise ValidationError(errors)
         from tournament.rules import RulesRefused, check_table_sizes
@@ -92,6 +105,10 @@ class Event(models.Model):
             check_table_sizes(self)  # the rules themselves first, then the table sizes they can be played by
         except RulesRefused as refused:
             raise ValidationError({refused.field: str(refused)}) from refused
+
+    def policy(self) -> Policy:
+        """The eligibility policy, read and with programme spellings turned into codes (UG, PG, PhD)."""
+        return with_values(parse_policy(self.eligibility_policy), "programme", normalize_programme)
 
     @property
     def bot_league(self) -> bool:
@@ -123,6 +140,11 @@ class EligibilityEntry(models.Model):
     department = models.CharField(max_length=200)
     programme = models.CharField(max_length=5, choices=Programme.choices)
     year = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MaxValueValidator(10)])
+    extra = models.JSONField(
+        default=dict, blank=True, help_text="The uploaded file's other columns (column name → text)."
+    )
+
+    FIELDS = ("roll_number", "name", "email", "department", "programme", "year")
 
     class Meta:
         verbose_name_plural = "eligibility entries"
@@ -133,6 +155,17 @@ class EligibilityEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.roll_number} {self.name}"
+
+    def clean(self) -> None:
+        extra = self.extra or {}
+        if not isinstance(extra, dict) or not all(isinstance(v, (str, int)) for v in extra.values()):
+            raise ValidationError({"extra": 'Other columns must be a JSON object of column names and texts, '
+                                            'e.g. {"section": "A"}.'})
+
+    def column_values(self) -> dict:
+        """Every column of the entry (fixed and extra) by name, as an eligibility policy reads them."""
+        extra = self.extra if isinstance(self.extra, dict) else {}
+        return {**extra, **{name: getattr(self, name) for name in self.FIELDS}}
 
 
 class Player(models.Model):

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from tournament.models import EligibilityEntry, Event, Player, Round
-from tournament.services import audit
+from tournament.services import audit, eligibility
 from tournament.services.display_names import display_name_taken, taken_message
 from tournament.services.email_verification import verified_email
 
@@ -131,6 +131,8 @@ def register_player(
                     f"Roll number {roll_number} is not on the eligibility list of {event.name}. "
                     "Check it, or ask an organizer if you should be on the list."
                 )
+            if reason := eligibility.outside_policy(event, entry):
+                raise RegistrationRefused(f"Roll number {entry.roll_number} may not register for {event.name}: {reason}.")
         claim = Player.Claim.NONE
         if entry is not None:
             roll_number = entry.roll_number  # the list's spelling

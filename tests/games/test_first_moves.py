@@ -8,9 +8,9 @@ from django.utils import timezone
 from games import engine
 from games.models import LiveGame
 from games.services import first_moves, timers
-from games.services.lifecycle import live_game_for
 from games.services.moves import MoveRefused, submit_move
 from tests.games.factories import make_tournament_game
+from tournament.services.live_tables import live_game_for
 
 pytestmark = pytest.mark.django_db
 

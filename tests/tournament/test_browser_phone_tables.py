@@ -43,7 +43,7 @@ def off_screen(page, selector: str) -> list[str]:
 def test_the_leaderboard_fits_a_phone_with_every_column(live_server, page):
     event, _table = ten_at_a_table()
     page.goto(f"{live_server.url}/events/{event.slug}/leaderboard/")
-    sizes = overflow(page, "#leaderboard")
+    sizes = overflow(page, ".table-responsive:has(#leaderboard)")  # the box that would scroll sideways
     page.screenshot(path="/tmp/h5-leaderboard-phone.png")
     assert sizes["page"] <= PHONE_WIDTH, sizes
     assert sizes["box"] <= sizes["room"], sizes  # nor does the table scroll sideways inside its box

@@ -36,6 +36,15 @@ def fragment(game) -> dict[int, int]:
     return watching(response.content.decode())
 
 
+async def opened(sock: Socket) -> dict:
+    """Connect, then wait for a pong: the server has finished handling the connect (its messages are
+    handled one at a time), so the socket's row is written."""
+    state = await sock.connect()
+    await sock.send({"type": "ping", "echo": "opened"})
+    await sock.receive_until(lambda m: m["type"] == "pong")
+    return state
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_the_count_follows_spectator_sockets_as_they_open_and_close(live_settings):
     game, users = await database_sync_to_async(make_tournament_game)(2, bots=1)
@@ -44,11 +53,11 @@ async def test_the_count_follows_spectator_sockets_as_they_open_and_close(live_s
     assert await fragment(game) == {game.pk: 0}
 
     first, second = Socket(live.pk), Socket(live.pk)  # anonymous viewers: no seat
-    await first.connect()
+    await opened(first)
     assert await fragment(game) == {game.pk: 1}
-    await second.connect()
+    await opened(second)
     player = await login_socket(live.pk, users[0])
-    assert (await player.connect())["seat"] == 0
+    assert (await opened(player))["seat"] == 0
     assert await fragment(game) == {game.pk: 2}  # a player at the table is not a watcher
     await first.close()
     assert await fragment(game) == {game.pk: 1}

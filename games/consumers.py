@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import DatabaseError, InterfaceError
 
 from games import database_calls
-from games.services import presence, resync, snapshots
+from games.services import presence, resync, snapshots, watchers
 from games.services.broadcast import table_group_name
 
 logger = logging.getLogger(__name__)
@@ -163,6 +163,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     sent_version: int = 0  # the newest version this socket has been sent
     role: str = "spectator"  # as in the last state or update this socket was sent
     connected: list[int] = []  # seats with a player's socket open, as last heard
+    watching: bool = False  # opened as a spectator: counted in `games.services.watchers`
 
     async def dispatch(self, message) -> None:
         """As Channels' own, without its `close_old_connections` before every message: that is a hop to
@@ -196,6 +197,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         if state["seat"] is not None:
             await self.announce_presence(
                 await database_calls.run(presence.socket_opened, self.live_id, state["seat"], self.channel_name))
+        else:  # a spectator: counted among the table's watchers until the socket closes
+            self.watching = True
+            await database_calls.run(watchers.watcher_opened, self.live_id, self.channel_name)
         from games.services.timers import ensure_sweeper
 
         ensure_sweeper()
@@ -204,6 +208,9 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.watching:  # opened without a seat: never a presence row
+                await database_calls.run(watchers.watcher_closed, self.channel_name)
+                return
             was_player, connected = await database_calls.run(presence.socket_closed, self.live_id, self.channel_name)
             if was_player:
                 await self.announce_presence(connected)

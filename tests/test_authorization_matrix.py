@@ -66,6 +66,8 @@ PUBLIC = [
     ("round leaderboard", lambda w: reverse("round_leaderboard", args=[w["event"].slug, 1])),
     ("table", lambda w: reverse("table_detail", args=[w["event"].slug, w["game"].table_id])),
     ("player", lambda w: reverse("player_detail", args=[w["event"].slug, Player.objects.filter(event=w["event"])[0].pk])),
+    ("watch live", lambda w: reverse("watch", args=[w["event"].slug])),
+    ("watch list", lambda w: reverse("watch_fragment", args=[w["event"].slug])),
     ("play home", lambda w: reverse("games:play")),
     ("live table", lambda w: w["live"].get_absolute_url()),
     ("verify", lambda w: reverse("games:verify") + f"?game={w['live'].pk}"),

@@ -93,6 +93,26 @@ def _people() -> list[dict]:
     return people
 
 
+def student_logins() -> list[tuple[str, str]]:
+    """(username, name) of every registered demo student, in the order they are made (all share the demo
+    password). The README lists them all; a test keeps the two the same."""
+    return [(p["username"], p["name"]) for p in _people()[:REGISTERED]]
+
+
+def readme_logins() -> str:
+    """The README's list of demo logins (Markdown), generated from the same data as the demo."""
+    per_row = 3
+    students = student_logins()
+    lines = [f"Every login's password is `{DEMO_PASSWORD}`. The organizer of {EVENT_NAME} (who also has `/admin/`)",
+             f"is `{ORGANIZER}`; its {len(students)} registered students are:", "",
+             "| login | name " * per_row + "|", "|---|---" * per_row + "|"]
+    for start in range(0, len(students), per_row):
+        row = students[start:start + per_row]
+        lines.append("".join(f"| `{username}` | {name} " for username, name in row)
+                     + "| | " * (per_row - len(row)) + "|")
+    return "\n".join(lines)
+
+
 @transaction.atomic
 def load_demo() -> DemoLogins:
     User = get_user_model()

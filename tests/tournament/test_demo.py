@@ -1,12 +1,23 @@
 """The demo: idempotent, and a full event at once (list, registrations, round 1 with scores, round 2's bracket)."""
 
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
 from games.models import LiveGame
-from tournament.demo_data import DEMO_PASSWORD, EVENT_SLUG, STUDENTS, load_demo
+from tournament.demo_data import (
+    DEMO_PASSWORD,
+    EVENT_SLUG,
+    ORGANIZER,
+    STUDENTS,
+    load_demo,
+    readme_logins,
+    student_logins,
+)
 from tournament.models import (
     AuditEntry,
     BracketEntry,
@@ -124,3 +135,24 @@ def test_demo_students_are_verified_and_a_newcomer_is_told_how_to_sign_up(client
                                                                    "display_name": ""})
     assert response.status_code == 302
     assert Player.objects.get(user__username="newcomer").roll_number == entry.roll_number
+
+
+def test_the_readme_lists_every_demo_login():
+    readme = (Path(settings.BASE_DIR) / "README.md").read_text()
+    start, end = "<!-- demo-logins:", "<!-- /demo-logins -->"
+    assert start in readme and end in readme, "README.md has lost its demo logins section"
+    listed = readme.split(start, 1)[1].split("-->", 1)[1].split(end, 1)[0].strip()
+    assert listed == readme_logins(), f"README.md's demo logins are out of date; put this there:\n{readme_logins()}"
+    logins = [username for username, _ in student_logins()]
+    for username in [ORGANIZER, *logins]:
+        assert f"`{username}`" in listed
+    assert f"`{DEMO_PASSWORD}`" in listed
+
+
+def test_every_login_the_readme_lists_can_log_in(client):
+    load_demo()
+    User = get_user_model()
+    students = [username for username, _ in student_logins()]
+    assert set(students) == set(Player.objects.filter(event__slug=EVENT_SLUG).values_list("user__username", flat=True))
+    for username in [ORGANIZER, *students]:
+        assert User.objects.get(username=username).check_password(DEMO_PASSWORD), username

@@ -79,3 +79,37 @@ async def test_a_frame_the_schema_does_not_describe_fails_the_test_that_receives
         await communicator.receive_from()
     assert await communicator.receive_json_from() == {"type": "hello", "user": None}
     await communicator.disconnect()
+
+
+@pytest.mark.parametrize(("preset", "overrides", "seats"), [
+    ("uno-official", {}, 3), ("uno-400", {}, 4), ("uno-classroom", {}, 2), ("ocho-plato", {}, 4),
+    ("ocho-cards", {}, 5), ("ocho-plato", {"partners": True, "partners_see_hands": True}, 4),
+    ("uno-official", {"scoring": "elimination", "target": 100, "blank_cards": True}, 3),
+])
+def test_every_view_and_event_of_bot_games_fits_the_schema(preset, overrides, seats):
+    """Views and events of the engine, as the sockets carry them, over the first 500 moves of bot games."""
+    from games.engine.bots import get_bot
+    from games.simulation import next_action
+
+    rules = engine.get_preset(preset).with_overrides({"target": 100, **overrides})
+    for seed in range(1):
+        game, events = engine.Game.start(rules, seats, seed)
+        bots = [get_bot("random", seed=s) for s in range(seats)]
+        kinds = set()
+        for _ in range(500):
+            if game.over:
+                break
+            hand = game.hand
+            if hand.over:
+                events = game.next_hand()
+            else:
+                events = game.apply(next_action(hand, bots))
+            for event in events:
+                kinds.add(event.kind)
+                validate("#/$defs/event", event.public())
+                for seat in sorted(event.visible_to or ()):  # with its private part
+                    validate("#/$defs/event", event.for_seat(seat))
+            hand = game.hand
+            validate("#/$defs/spectator_view", engine.spectator_view(hand))
+            validate("#/$defs/seat_view", engine.view_for(hand, hand.turn))
+        assert "played" in kinds and "drew" in kinds

@@ -209,14 +209,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.leave_table()
 
     async def close(self, code=None, reason=None) -> None:
-        """Close once, and leave the table at once: after its close the socket is sent nothing more (a
-        broadcast handled before the server reports the disconnect would send on a closed socket), and
-        its seat stops counting as connected even if that report never comes."""
+        """Close once, leaving the table first: from here on the socket is sent nothing more (a broadcast
+        handled before the server reports the disconnect would send on a closed socket), and its seat has
+        stopped counting as connected by the time the close frame goes out, even if that report never
+        comes."""
         if self.closed:
             return
         self.closed = True
-        await super().close(code=code, reason=reason)
         await self.leave_table()
+        await super().close(code=code, reason=reason)
 
     async def send(self, text_data=None, bytes_data=None, close=False) -> None:
         if self.closed:
@@ -228,7 +229,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         group, self.group = self.group, None
         if group is None:
             return
-        await self.channel_layer.group_discard(group, self.channel_name)
+        try:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        except Exception:  # noqa: BLE001 - e.g. Redis is down: its group entries expire; presence still goes
+            logger.warning("could not leave the group of live game %s", self.live_id, exc_info=True)
         try:
             was_player, connected = await database_calls.run(presence.socket_closed, self.live_id, self.channel_name)
         except DB_ERRORS:  # the row is no longer refreshed by this worker: it expires within the TTL

@@ -4,8 +4,8 @@ reload, and the list fits the phone's width."""
 
 import pytest
 
-from games.services.lifecycle import live_game_for
 from tests.games.factories import make_tournament_game
+from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -16,11 +16,11 @@ from django.utils import timezone
 
 from games.models import LiveWatcher
 from games.services import watchers
-from games.services.lifecycle import live_game_for
 from tests.games.factories import Socket, login_socket, make_tournament_game, session_cookie
 from tests.games.test_faults_restart import RawSocket
 from tests.live_asgi import live_asgi_workers  # noqa: F401 (fixture)
 from tournament.models import Game
+from tournament.services.live_tables import live_game_for
 
 
 def watching(html: str) -> dict[int, int]:
@@ -77,7 +77,7 @@ def test_the_page_lists_games_in_play_with_links_and_is_linked_from_the_event(cl
     LiveWatcher.objects.create(live_game=live, channel_name="elsewhere.1", last_seen=timezone.now())
     html = client.get(reverse("watch", args=[event.slug])).content.decode()
     assert watching(html) == {game.pk: 1} and "1 watching" in html and elsewhere.pk not in watching(html)
-    assert reverse("games:tournament_game", args=[game.pk]) in html
+    assert reverse("play_tournament_game", args=[game.pk]) in html
     assert reverse("table_detail", args=[event.slug, game.table_id]) in html
     assert "Bot 4" in html and "0 hands played" in html and "js/watch_list.js" in html
     # linked from the event page, its leaderboard and its table pages (the event's navigation)

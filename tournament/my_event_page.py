@@ -54,7 +54,8 @@ def my_event_context(event: Event, user) -> dict[str, Any]:
     }
 
 
-def render_live_part(event: Event, user) -> str:
-    """The page's live part as HTML, without a request (the socket's; its forms get their CSRF token
-    from the page)."""
-    return render_to_string(LIVE_TEMPLATE, my_event_context(event, user))
+def render_live_part(event: Event, user) -> tuple[str, str]:
+    """(the page's live part as HTML, the next step's kind), without a request (the socket's; its forms
+    get their CSRF token from the page)."""
+    context = my_event_context(event, user)
+    return render_to_string(LIVE_TEMPLATE, context), context["step"].kind

@@ -36,10 +36,10 @@ def load_public_event(slug: str):
 def live_part(event, user) -> tuple[str, str]:
     """(the page's live part as HTML, the next step's kind) for `user`, read afresh."""
     from tournament.models import Event
-    from tournament.my_event_page import my_event_context, render_live_part
+    from tournament.my_event_page import render_live_part
 
     event = Event.objects.get(pk=event.pk)  # its status and check-in may have changed
-    return render_live_part(event, user), my_event_context(event, user)["step"].kind
+    return render_live_part(event, user)
 
 
 class MyEventConsumer(AsyncJsonWebsocketConsumer):

@@ -5,7 +5,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.tournament.bracket_factories import finish_table
-from tests.tournament.organizer_factories import PASSWORD, make_event, make_organizer_of, make_players, make_user
+from tests.tournament.organizer_factories import (
+    PASSWORD,
+    make_event,
+    make_organizer_of,
+    make_players,
+    make_user,
+)
 from tournament.models import Event, Game, Player, Round, Seat, Table
 from tournament.services import next_step, rounds
 

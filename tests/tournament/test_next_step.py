@@ -102,6 +102,11 @@ def test_home_page_says_where_to_go_next(client):
     game = Game.objects.get(table__seats__player=players[0])
     assert "Your table is ready" in html and reverse("play_tournament_game", args=[game.pk]) in html
     assert "Registration for Open cup is open." in html and reverse("register", args=[open_event.slug]) in html
+    # someone not playing is pointed to the tables to watch
+    client.login(username=make_user().username, password=PASSWORD)
+    html = client.get(reverse("home")).content.decode()
+    assert "Ocho night is under way." in html and reverse("event_detail", args=[event.slug]) in html
+    assert "Watch the tables" in html
 
 
 def test_home_page_check_in_step_links_to_my_event(client):

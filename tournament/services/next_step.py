@@ -58,7 +58,9 @@ def next_step(event: Event, user, player: Player | None = None) -> NextStep:
         if event.registration_is_open():
             return NextStep(REGISTER, f"Registration for {event.name} is open.", "",
                             reverse("register", args=[event.slug]), "Register")
-        return _watch(event, f"You are not registered for {event.name}.")
+        if event.status == Event.Status.RUNNING:
+            return _watch(event, f"{event.name} is under way.", "Follow its tables live.")
+        return _watch(event, f"Registration for {event.name} is closed.")
     if not player.is_active:
         return _watch(event, f"You are {player.get_status_display().lower()} from {event.name}.",
                       kind=WITHDRAWN)
@@ -135,12 +137,13 @@ HOME_EVENTS = 5
 
 
 def next_steps_for(user) -> list[tuple[Event, NextStep]]:
-    """For the home page: each event a logged-in `user` can act in now (registered for and not over, or
-    open for registration), newest first, with what they do next in it."""
+    """For the home page: each event a logged-in `user` can act in now (registered for and not over,
+    open for registration, or under way to watch), newest first, with what they do next in it."""
     if not getattr(user, "is_authenticated", False):
         return []
     events = (Event.objects.exclude(status__in=[Event.Status.DRAFT, Event.Status.FINISHED])
-              .filter(Q(players__user=user) | Q(status=Event.Status.REGISTRATION)).distinct()
+              .filter(Q(players__user=user) | Q(status__in=[Event.Status.REGISTRATION, Event.Status.RUNNING]))
+              .distinct()
               .order_by("-created_at")[:HOME_EVENTS])
     mine = {p.event_id: p for p in Player.objects.filter(user=user, event__in=[e.pk for e in events])}
     return [(event, next_step(event, user, mine.get(event.pk))) for event in events]

@@ -56,3 +56,13 @@ def test_no_countdown_and_bad_values(organizer_client, event):
     round_ = rounds.create_first_round(event, rounds.plan_first_round(event, seed=1), None)
     rounds.start_round(round_, None)
     assert all(live.arrival_until is None for live in start_live_games(round_))
+
+
+def test_without_a_turn_timer_there_is_no_countdown(event):
+    event.turn_seconds = 0
+    event.arrival_grace_seconds = 300
+    event.save()
+    make_players(event, 8)
+    round_ = rounds.create_first_round(event, rounds.plan_first_round(event, seed=1), None)
+    rounds.start_round(round_, None)
+    assert all(live.arrival_until is None for live in start_live_games(round_))

@@ -32,7 +32,7 @@ def live_game_for(tgame: Game, seed: int | None = None) -> LiveGame:
     return open_tournament_table(tgame, rules, seats, title, turn_seconds=event.turn_seconds,
                                  missed_turns_before_bot=event.missed_turns_before_bot,
                                  token_moves_only=event.bot_league,  # entrants' bots play through tokens
-                                 arrival_seconds=event.arrival_grace_seconds,
+                                 arrival_seconds=event.arrival_grace_seconds if event.turn_seconds else 0,
                                  seed=seed)
 
 

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import DatabaseError, InterfaceError
 
 from games import database_calls, strict_json
-from games.services import presence, resync, snapshots, watchers
+from games.services import arrival, presence, resync, snapshots, watchers
 from games.services.broadcast import table_group_name
 
 logger = logging.getLogger(__name__)
@@ -114,14 +114,15 @@ def parse_message(text_data: str | None, bytes_data: bytes | None) -> dict:
     return content
 
 
-def _open(live_id: int, user) -> tuple[int | None, dict | None]:
+def _open(live_id: int, user, via_token: bool = False) -> tuple[int | None, dict | None]:
     """(close code, None) or (None, the first `state`): practice games are their owner's only; tournament
-    and exhibition tables anyone may watch."""
+    and exhibition tables anyone may watch. A player opening their table has arrived (`arrival`)."""
     snap = snapshots.load_snapshot(live_id)
     if snap is None:
         return CLOSE_NOT_FOUND, None
     if snap.kind == "practice" and not (user is not None and user.is_authenticated and user.pk == snap.owner_id):
         return CLOSE_FORBIDDEN, None
+    snap = arrival.on_open(snap, user, via_token=via_token)
     state = snapshots.state_message(snap, snap.seat_of(user), snapshots.recent_moves(live_id, snap.version))
     state["connected"] = presence.connected_seats(live_id)
     return None, state
@@ -190,7 +191,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         # state already holds is skipped by its version, a later one arrives as an update.
         self.group = table_group_name(self.live_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        code, state = await database_calls.run(_open, self.live_id, self.user)
+        code, state = await database_calls.run(_open, self.live_id, self.user, self.via_token)
         if code is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None

@@ -83,6 +83,13 @@ class LiveGame(models.Model):
     missed_turns = models.JSONField(default=list, blank=True, help_text="Missed turns in a row, per seat.")
     bot_takeover = models.JSONField(default=list, blank=True, help_text="Per seat: a bot plays for the player.")
     hand_started_at = models.DateTimeField(null=True, blank=True)
+    arrival_until = models.DateTimeField(
+        null=True, blank=True,
+        help_text="Tournament tables: the end of the arrival countdown. A player's turn clock starts when they "
+                  "first open the table or at this time; nothing is played for them before (services.arrival).",
+    )
+    arrived = models.JSONField(default=list, blank=True,
+                               help_text="Per seat: the player has opened the table (or moved) at least once.")
     paused_at = models.DateTimeField(
         null=True, blank=True,
         help_text="When the organizer paused the tournament game: the turn timer and the next deal wait, and "

@@ -7,7 +7,7 @@ from jsonschema import Draft202012Validator
 
 from games import engine
 from games.consumers import MESSAGE_FIELDS
-from tests.protocol_schema import definition_for, event_kinds_in_code, schema, validate
+from tests.protocol_schema import check_server_frame, definition_for, event_kinds_in_code, schema, validate
 
 
 def test_the_schema_is_a_valid_json_schema():
@@ -113,3 +113,9 @@ def test_every_view_and_event_of_bot_games_fits_the_schema(preset, overrides, se
             validate("#/$defs/spectator_view", engine.spectator_view(hand))
             validate("#/$defs/seat_view", engine.view_for(hand, hand.turn))
         assert "played" in kinds and "drew" in kinds
+
+
+def test_a_frame_on_a_socket_the_schema_does_not_describe_fails_the_test():
+    with pytest.raises(AssertionError, match="describes no socket at /ws/nowhere/"):
+        check_server_frame("/ws/nowhere/", '{"type": "x"}')
+    check_server_frame("/ws/bench/relay/3/", '{"anything": 1}')  # the benchmark's relay is not the protocol

@@ -1,4 +1,5 @@
-"""Live leaderboards: telling the watchers of an event that its scores changed.
+"""Live pages of an event: telling its leaderboards that scores changed, and its students' "My event"
+pages that their next step may have (``notify_my_event_changed``, group ``my-event-<id>``).
 
 The services that record hands call ``notify_scores_changed(event)``; every websocket watching the event
 (``tournament.consumers.LeaderboardConsumer``, group ``event-<id>``) then recomputes the leaderboard on the
@@ -24,11 +25,24 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SCORES_CHANGED = "scores.changed"  # dispatched to LeaderboardConsumer.scores_changed
+MY_EVENT_CHANGED = "my_event.changed"  # dispatched to MyEventConsumer.my_event_changed
 
 
 def event_group_name(event_id: int) -> str:
     """The channel-layer group of everyone watching one event's leaderboard."""
     return f"event-{event_id}"
+
+
+def my_event_group_name(event_id: int) -> str:
+    """The channel-layer group of every open "My event" page of one event (`tournament.my_event_socket`)."""
+    return f"my-event-{event_id}"
+
+
+def notify_my_event_changed(event_id: int) -> None:
+    """Tell the event's "My event" pages to show each student their next step afresh (a round seated,
+    started or finished, a stage drawn, a game ended, the event's settings saved), once the current
+    transaction commits. Lost messages are logged, never raised; a reload shows the same."""
+    transaction.on_commit(lambda: _send(my_event_group_name(event_id), MY_EVENT_CHANGED, event_id))
 
 
 def notify_scores_changed(event: Event) -> None:
@@ -51,10 +65,14 @@ def notify_event_scores_changed(event_id: int) -> None:
 
 
 def _send_scores_changed(event_id: int) -> None:
+    _send(event_group_name(event_id), SCORES_CHANGED, event_id)
+
+
+def _send(group: str, kind: str, event_id: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(event_group_name(event_id), {"type": SCORES_CHANGED, "event": event_id})
+        async_to_sync(layer.group_send)(group, {"type": kind, "event": event_id})
     except Exception:  # noqa: BLE001 - a live update lost must not undo or break the recorded result
-        logger.exception("could not tell the live leaderboards of event %s that scores changed", event_id)
+        logger.exception("could not tell group %s of event %s: %s", group, event_id, kind)

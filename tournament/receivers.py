@@ -1,14 +1,20 @@
 """The tournament listens to the live tables: receivers of `games.signals`, connected by
 `TournamentConfig.ready()`. `games` announces what happened and never imports `tournament`; the work is
 done by `tournament.services.live_results`, inside the move's transaction the signals are sent in.
+Also: an event saved (its check-in opened, its status changed, in the admin) tells its students' "My
+event" pages.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from django.db.models.signals import post_save
+
 from games import engine, signals
 from games.models import LiveGame
+from tournament.live import notify_my_event_changed
+from tournament.models import Event
 from tournament.services import live_results, participation
 
 
@@ -27,9 +33,14 @@ def game_finished(sender, *, live: LiveGame, game: engine.Game, now: datetime, *
         live_results.finish_live_game(live, game, now)
 
 
+def event_saved(sender, *, instance: Event, **kwargs) -> None:
+    notify_my_event_changed(instance.pk)
+
+
 def connect() -> None:
     """Connect the receivers (once: the dispatch uids make a second call do nothing)."""
     signals.hand_scored.connect(hand_scored, sender=LiveGame, dispatch_uid="tournament.hand_scored")
     signals.game_finished.connect(game_finished, sender=LiveGame, dispatch_uid="tournament.game_finished")
     signals.first_own_move.connect(participation.on_first_own_move, sender=LiveGame,
                                    dispatch_uid="tournament.first_own_move")
+    post_save.connect(event_saved, sender=Event, dispatch_uid="tournament.event_saved")

@@ -2,8 +2,9 @@
 
 from django.urls import path
 
-from tournament import consumers
+from tournament import consumers, my_event_socket
 
 websocket_urlpatterns = [
     path("ws/events/<slug:slug>/", consumers.LeaderboardConsumer.as_asgi()),
+    path("ws/events/<slug:slug>/me/", my_event_socket.MyEventConsumer.as_asgi()),
 ]

@@ -2,6 +2,10 @@
 
 The deadline lives in the database (`LiveGame.deadline`); the sweeper (`games.services.timers`) acts on
 games whose deadline has passed. Settings: `LIVE_BOT_THINK_SECONDS` (min, max), `LIVE_NEXT_HAND_SECONDS`.
+
+A player who has not yet come to the table (`awaited`: a tournament table's arrival countdown,
+`LiveGame.arrival_until`, still runs) gets a turn clock that starts when the countdown ends; their
+arrival (`games.services.arrival`) starts it at once.
 """
 
 from __future__ import annotations
@@ -35,6 +39,17 @@ def bot_controlled(live: LiveGame, holders: list[SeatHolder], seat: int) -> bool
     return holder is None or holder.is_bot or bool(takeover)
 
 
+def awaited(live: LiveGame, holders: list[SeatHolder], seat: int, now: datetime) -> bool:
+    """A player's seat whose player has not come to the table while its arrival countdown runs: nothing
+    is played for it yet. Never a bot seat, a seat nobody may play (a withdrawn player) or a practice game."""
+    if live.arrival_until is None or now >= live.arrival_until:
+        return False
+    holder = holders[seat] if seat < len(holders) else None
+    if holder is None or holder.is_bot or holder.user_id is None:
+        return False
+    return not (live.arrived[seat] if seat < len(live.arrived) else False)
+
+
 def turn_key(live: LiveGame, game: engine.Game) -> tuple | None:
     """Identifies one turn: a new key means a new turn (and a fresh timer)."""
     hand = game.hand
@@ -54,5 +69,7 @@ def schedule(live: LiveGame, game: engine.Game, holders: list[SeatHolder], now: 
         live.deadline = now + bot_think_time()
     elif not live.turn_seconds:
         live.deadline = None
+    elif awaited(live, holders, seat, now):  # the clock starts when the countdown ends (or on arrival)
+        live.deadline = live.arrival_until + timedelta(seconds=live.turn_seconds)
     elif live.deadline is None or turn_key(live, game) != before:
         live.deadline = now + timedelta(seconds=live.turn_seconds)

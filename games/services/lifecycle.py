@@ -50,15 +50,18 @@ def _start(live: LiveGame, rules: engine.RuleSet, seed: int | None) -> LiveGame:
 
 def open_tournament_table(tgame, rules: engine.RuleSet, seats: int, title: str, *, turn_seconds: int,
                           missed_turns_before_bot: int, token_moves_only: bool = False,
-                          seed: int | None = None) -> LiveGame:
+                          arrival_seconds: int = 0, seed: int | None = None) -> LiveGame:
     """A new live game for the tournament game `tgame` (which has none yet), with the rules, seat count and
     clock the tournament chose (`tournament.services.live_tables`); `token_moves_only` for a bot league,
-    whose entrants' bots play through their access tokens. Race-safe: a second creator hits the unique
+    whose entrants' bots play through their access tokens. `arrival_seconds`: the arrival countdown (0:
+    none): a player's turn clock starts when they first open the table or when it ends
+    (`games.services.arrival`). Race-safe: a second creator hits the unique
     constraint and gets the first one's game."""
     rules.check_seats(seats)
     live = LiveGame(kind=LiveGame.Kind.TOURNAMENT, game=tgame, seat_count=seats, title=title,
                     turn_seconds=turn_seconds, missed_turns_before_bot=missed_turns_before_bot,
-                    token_moves_only=token_moves_only)
+                    token_moves_only=token_moves_only, arrived=[False] * seats,
+                    arrival_until=timezone.now() + timedelta(seconds=arrival_seconds) if arrival_seconds else None)
     try:
         with transaction.atomic():
             return _start(live, rules, seed)
@@ -160,6 +163,8 @@ def tournament_game_status_changed(tgame, action: str, now=None) -> LiveGame | N
             gap = max(now - live.paused_at, timedelta(0))
             live.deadline = live.deadline + gap if live.deadline else None
             live.next_hand_at = live.next_hand_at + gap if live.next_hand_at else None
+            if live.arrival_until is not None and live.arrival_until > live.paused_at:
+                live.arrival_until += gap  # the arrival countdown waits too
             data["paused_seconds"] = round(gap.total_seconds())
         live.paused_at = None
     elif action == "finish":

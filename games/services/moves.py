@@ -145,10 +145,15 @@ def _already_applied(live: LiveGame, version: int, seat: int, action: engine.Act
 
 
 def _player_is_back(live: LiveGame, seat: int) -> None:
-    """A move by the player ends a bot takeover and the count of missed turns (saved with the move)."""
+    """A move by the player ends a bot takeover and the count of missed turns, and counts as their
+    arrival at the table (`games.services.arrival`); saved with the move."""
     _fill_seat_lists(live)
     live.missed_turns[seat] = 0
     live.bot_takeover[seat] = False
+    if live.arrival_until is not None:
+        arrived = list(live.arrived) + [False] * (live.seat_count - len(live.arrived))
+        arrived[seat] = True
+        live.arrived = arrived
 
 
 def _fill_seat_lists(live: LiveGame) -> None:

@@ -47,6 +47,8 @@ class Snapshot:
     bot_takeover: list[bool]
     owner_id: int | None
     shuffles: tuple = ()  # the server's per-hand shuffle records (secrets included: publish with fairness)
+    arrival_until: datetime | None = None  # the end of a tournament table's arrival countdown
+    arrived: tuple = ()  # per seat: the player has come to the table
     # What every viewer's message shares (the public game facts, each seat's view), built once per
     # version however many sockets are sent it. Shared: never mutate what it holds.
     built: dict = field(default_factory=dict, compare=False, repr=False)
@@ -79,7 +81,8 @@ def snapshot_of(live: LiveGame, game: engine.Game, holders: list[SeatHolder]) ->
         live.deadline, live.next_hand_at, live.turn_seconds,
         list(live.missed_turns) + [0] * (n - len(live.missed_turns)),
         list(live.bot_takeover) + [False] * (n - len(live.bot_takeover)), live.owner_id,
-        tuple(live.shuffles or ()),
+        tuple(live.shuffles or ()), live.arrival_until,
+        tuple(live.arrived) + (False,) * (n - len(live.arrived)),
     )
 
 
@@ -146,6 +149,7 @@ def change_message(snapshot: Snapshot, state: dict[str, Any], move: StoredMove) 
         "deadline": _iso(snap.deadline), "next_hand_at": _iso(snap.next_hand_at),
         "turn_seconds": snap.turn_seconds, "missed_turns": snap.missed_turns, "bot_takeover": snap.bot_takeover,
         "owner_id": snap.owner_id, "shuffles": list(snap.shuffles),
+        "arrival_until": _iso(snap.arrival_until), "arrived": list(snap.arrived),
         "move": [move.version, move.hand_number, move.seat, move.actor, move.events, move.hand_seats,
                  move.via_token],
     }
@@ -161,7 +165,7 @@ def remember_change(data: dict[str, Any]) -> None:
             data["title"], engine.Game.from_dict(data["state"]), list(data["hand_seats"]),
             [SeatHolder(*h) for h in data["holders"]], _from_iso(data["deadline"]), _from_iso(data["next_hand_at"]),
             data["turn_seconds"], list(data["missed_turns"]), list(data["bot_takeover"]), data["owner_id"],
-            tuple(data["shuffles"]),
+            tuple(data["shuffles"]), _from_iso(data.get("arrival_until")), tuple(data.get("arrived", ())),
         ))
     version = data["move"][0]
     if _moves.get((data["live_id"], version)) is None:
@@ -307,7 +311,7 @@ def _game_info(snap: Snapshot) -> dict[str, Any]:
         seats.append({
             "seat": h.seat, "name": h.name, "bot": h.is_bot, "takeover": bool(snap.bot_takeover[h.seat]),
             "missed_turns": snap.missed_turns[h.seat], "total": game.totals[h.seat] if h.seat < game.seats else 0,
-            "out": h.seat not in game.active,
+            "out": h.seat not in game.active, "arrived": _arrived(snap, h),
         })
     return {
         "id": snap.live_id, "kind": snap.kind, "title": snap.title, "preset": rules.preset,
@@ -317,9 +321,18 @@ def _game_info(snap: Snapshot) -> dict[str, Any]:
         "winners": list(game.winners),
         "last_result": game.results[-1].to_dict() if game.results else None,
         "turn_seconds": snap.turn_seconds, "next_hand_at": _iso(snap.next_hand_at),
+        "arrival_until": _iso(snap.arrival_until),
         "shuffles": fairness.public_shuffles(list(snap.shuffles), len(game.results),
                                              snap.closed or snap.status == LiveGame.Status.FINISHED),
     }
+
+
+def _arrived(snap: Snapshot, holder: SeatHolder) -> bool:
+    """The seat's player has come to the table, or there is nobody to wait for (a bot, a seat nobody may
+    play, a table without an arrival countdown)."""
+    if snap.arrival_until is None or holder.is_bot or holder.user_id is None:
+        return True
+    return bool(snap.arrived[holder.seat]) if holder.seat < len(snap.arrived) else False
 
 
 def _common(snap: Snapshot, seat: int | None) -> dict[str, Any]:

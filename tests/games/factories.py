@@ -20,8 +20,10 @@ _counter = itertools.count(1)
 
 
 def make_tournament_game(players: int = 3, bots: int = 0, bot_kind: str = "heuristic", **event_fields):
-    """A running game at one table: `players` students (seats 0..) then `bots` bot seats."""
+    """A running game at one table: `players` students (seats 0..) then `bots` bot seats. The turn clock
+    runs from the start unless `arrival_grace_seconds` is given (tests/games/test_arrival.py)."""
     event_fields.setdefault("turn_seconds", 0)
+    event_fields.setdefault("arrival_grace_seconds", 0)
     event = make_event(status="running", **event_fields)
     round_ = Round.objects.create(event=event, number=1, seed=1, status=Round.Status.RUNNING,
                                   started_at=timezone.now())

@@ -39,7 +39,8 @@ def test_event_form_refuses_rules_the_engine_refuses(organizer_client, event):
     url = reverse("admin:tournament_event_change", args=[event.pk])
     data = {"name": event.name, "slug": event.slug, "status": "draft", "rules_preset": "uno-official",
             "rules_overrides": '{"hand_size": 0}', "target_score": "", "min_table_size": 3,
-            "max_table_size": 4, "turn_seconds": 30, "missed_turns_before_bot": 3, "eligibility": "open",
+            "max_table_size": 4, "turn_seconds": 30, "missed_turns_before_bot": 3,
+            "arrival_grace_seconds": 300, "eligibility": "open",
             "organizers": [organizer_client.user.pk]}
     response = organizer_client.post(url, data)
     assert response.status_code == 200
@@ -206,7 +207,8 @@ def test_player_actions_withdraw_with_reason(organizer_client, event):
 def test_organizer_creating_an_event_runs_it(organizer_client):
     data = {"name": "Second event", "slug": "second-event", "status": "draft", "rules_preset": "ocho-plato",
             "rules_overrides": "{}", "target_score": "", "min_table_size": 2, "max_table_size": 4,
-            "turn_seconds": 30, "missed_turns_before_bot": 3, "eligibility": "list"}
+            "turn_seconds": 30, "missed_turns_before_bot": 3,
+            "arrival_grace_seconds": 300, "eligibility": "list"}
     response = organizer_client.post(reverse("admin:tournament_event_add"), data)
     assert response.status_code == 302
     from tournament.models import Event

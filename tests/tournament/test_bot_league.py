@@ -53,7 +53,8 @@ def test_an_organizer_makes_a_bot_league_in_the_admin_and_the_field_may_be_left_
 
     data = {"name": "Bot league", "slug": "bot-league", "status": "draft", "rules_preset": "uno-official",
             "rules_overrides": "{}", "target_score": "", "min_table_size": 2, "max_table_size": 4,
-            "turn_seconds": 30, "missed_turns_before_bot": 3, "eligibility": "open", "entrants": "bots"}
+            "turn_seconds": 30, "missed_turns_before_bot": 3,
+            "arrival_grace_seconds": 300, "eligibility": "open", "entrants": "bots"}
     assert organizer_client.post(reverse("admin:tournament_event_add"), data).status_code == 302
     assert Event.objects.get(slug="bot-league").bot_league
     data.update(name="People", slug="people")

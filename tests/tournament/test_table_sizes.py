@@ -19,7 +19,8 @@ pytestmark = pytest.mark.django_db
 def event_form(**changes):
     data = {"name": "Ocho night", "slug": "ocho-night", "status": "draft", "rules_preset": "ocho-plato",
             "rules_overrides": "{}", "target_score": "", "min_table_size": 2, "max_table_size": 6,
-            "turn_seconds": 30, "missed_turns_before_bot": 3, "eligibility": "open"}
+            "turn_seconds": 30, "missed_turns_before_bot": 3,
+            "arrival_grace_seconds": 300, "eligibility": "open"}
     return {**data, **changes}
 
 

@@ -30,7 +30,7 @@ class EventAdmin(EventScopedAdmin):
         (None, {"fields": ("name", "slug", "description", "status", "organizers")}),
         ("Rules", {"fields": ("rules_preset", "rules_overrides", "target_score", "rules_summary")}),
         ("Tables", {"fields": ("entrants", "min_table_size", "max_table_size", "turn_seconds",
-                               "missed_turns_before_bot")}),
+                               "missed_turns_before_bot", "arrival_grace_seconds")}),
         ("Registration", {"fields": ("eligibility", "eligibility_policy", "registration_opens", "registration_closes",
                                      "checkin_open")}),
     )

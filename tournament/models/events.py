@@ -48,6 +48,12 @@ class Event(models.Model):
     missed_turns_before_bot = models.PositiveSmallIntegerField(
         default=3, help_text="Missed turns in a row after which a bot plays for the player until they return."
     )
+    arrival_grace_seconds = models.PositiveIntegerField(
+        default=300,
+        help_text="Arrival countdown of every round's live tables, in seconds: a player's turn clock starts "
+                  "when they first open their table, or when this countdown ends; nothing is played for them "
+                  "before. 0 means no wait: the clock runs from the start.",
+    )
     registration_opens = models.DateTimeField(null=True, blank=True)
     registration_closes = models.DateTimeField(null=True, blank=True)
     checkin_open = models.BooleanField(

@@ -1,9 +1,14 @@
-"""Audit entries: who changed what in an event, and why. Written by the services, never by views."""
+"""Audit entries: who changed what in an event, and why. Written by the services, never by views.
+
+Every audited change (a round seated or started, a stage drawn, a game paused or finished, a player
+replaced...) may change what a student should do next, so it also tells the event's "My event" pages
+(`tournament.live.notify_my_event_changed`, sent once the change commits)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from tournament.live import notify_my_event_changed
 from tournament.models import AuditEntry, Event
 
 
@@ -17,6 +22,7 @@ def record(
 ) -> AuditEntry:
     """Write one audit entry; call it inside the service's transaction so it stands or falls with it."""
     user = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
+    notify_my_event_changed(event.pk)
     return AuditEntry.objects.create(
         event=event,
         actor=user,

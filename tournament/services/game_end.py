@@ -4,20 +4,21 @@ table, a partner rotation's block after its hands, an organizer finishing it, a 
 
 from __future__ import annotations
 
-from tournament.live import notify_scores_changed
+from tournament.live import notify_my_event_changed, notify_scores_changed
 from tournament.models import Game, Round
 from tournament.services.brackets import AdvanceResult, on_game_finished
 
 
 def game_ended(game: Game) -> AdvanceResult | None:
     """`game` has just been saved finished: its round finishes if every game of it has, its bracket (if it
-    is in one) advances, and the event's watchers are told once the transaction commits. Call inside the
+    is in one) advances, and the event's watchers and students' pages are told once the transaction commits. Call inside the
     transaction that finished the game, with the game locked. Returns what the bracket did (None outside
     brackets); a ``BracketError`` from advancing propagates, so the caller's transaction rolls back."""
     round_ = game.table.round
     finish_round_if_done(round_)
     advanced = on_game_finished(game)
     notify_scores_changed(round_.event)
+    notify_my_event_changed(round_.event_id)  # through or out, the round over, the next stage's table
     return advanced
 
 

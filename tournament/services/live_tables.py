@@ -1,7 +1,7 @@
 """The live tables of tournament games: which rules, seats and clock a game is played with at its table.
 
 The tournament decides (the event's rules, changed by a bracket stage's format; the seats of the table or
-of a partner rotation's block; the event's turn timer); `games.services.lifecycle` creates the live game.
+of a partner rotation's block; the event's turn timer and arrival countdown); `games.services.lifecycle` creates the live game.
 What happens at the table comes back as signals (`games.signals`, received in `tournament.receivers`).
 """
 
@@ -32,6 +32,7 @@ def live_game_for(tgame: Game, seed: int | None = None) -> LiveGame:
     return open_tournament_table(tgame, rules, seats, title, turn_seconds=event.turn_seconds,
                                  missed_turns_before_bot=event.missed_turns_before_bot,
                                  token_moves_only=event.bot_league,  # entrants' bots play through tokens
+                                 arrival_seconds=event.arrival_grace_seconds if event.turn_seconds else 0,
                                  seed=seed)
 
 

@@ -9,6 +9,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
 from tournament.models import Event, Player, Round, Seat, Table
+from tournament.services.next_step import next_steps_for
 from tournament.services.rotations import table_schedule
 from tournament.standings import TIEBREAK_ORDER
 from tournament.standings_cache import public_event as cached_public_event
@@ -29,7 +30,9 @@ def get_public_event(slug: str) -> Event:
 
 
 def home(request):
-    return render(request, "tournament/home.html", {"events": public_events()[:5]})
+    """The latest events; for a logged-in student also where to go next in each event they can act in."""
+    return render(request, "tournament/home.html",
+                  {"events": public_events()[:5], "next_steps": next_steps_for(request.user)})
 
 
 def event_list(request):

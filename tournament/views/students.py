@@ -10,24 +10,22 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tournament.forms import RegistrationForm, SignupForm
-from tournament.models import Player, Seat
+from tournament.models import Player
+from tournament.my_event_page import my_event_context
 from tournament.services.registration import (
     EmailNotVerified,
     RegistrationRefused,
     check_in,
     check_registration_open,
-    first_round_started,
     prefill_for,
     register_player,
     withdraw,
 )
 from tournament.views.email_verification import send_link_or_say_why
 from tournament.views.public import get_public_event
-from tournament.views.scoreboard import load_scoreboards, load_table_seats
 
 
 def signup(request):
@@ -92,43 +90,7 @@ def register(request, slug: str):
 @login_required
 def my_event(request, slug: str):
     event = get_public_event(slug)
-    player = Player.objects.filter(event=event, user=request.user).first()
-    seats = []
-    if player is not None:
-        seat_rows = list(
-            Seat.objects.filter(player=player)
-            .select_related("table__round")
-            .order_by("-table__round__number", "table__stage")
-        )
-        table_seats = load_table_seats([seat.table_id for seat in seat_rows])
-        boards = load_scoreboards(table_seats, table_seats)
-        for seat in seat_rows:
-            games = boards[seat.table_id]
-            at_table = table_seats[seat.table_id]
-            position = [s.pk for s in at_table].index(seat.pk)
-            seats.append(
-                {
-                    "seat": seat,
-                    "table": seat.table,
-                    "round": seat.table.round,
-                    "tablemates": [s for s in at_table if s.pk != seat.pk],
-                    "games": [{"board": board, "my_total": board.totals[position]} for board in games],
-                    "url": reverse("table_detail", args=[event.slug, seat.table_id]),
-                }
-            )
-    can_withdraw = bool(player and player.is_active and first_round_started(player) is None)
-    return render(
-        request,
-        "tournament/my_event.html",
-        {
-            "event": event,
-            "player": player,
-            "seats": seats,
-            "can_check_in": bool(player and player.status == Player.Status.REGISTERED and event.checkin_open
-                                 and not player.claim_pending),
-            "can_withdraw": can_withdraw and event.status != event.Status.FINISHED,
-        },
-    )
+    return render(request, "tournament/my_event.html", my_event_context(event, request.user))
 
 
 def _own_player(request, slug: str):
@@ -148,7 +110,7 @@ def check_in_view(request, slug: str):
         except RegistrationRefused as refused:
             messages.error(request, str(refused))
         else:
-            messages.success(request, "You are checked in. Watch this page for your table.")
+            messages.success(request, "You are checked in. Your table appears on this page as soon as the round is seated.")
     return redirect("my_event", slug=event.slug)
 
 

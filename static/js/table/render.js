@@ -152,7 +152,9 @@ export function renderCentre(model, ctx, legal) {
   const pending = $("pending");
   if (view.pending) {
     pending.hidden = false;
-    pending.textContent = `+${view.pending} to draw${view.turn !== null ? ` · ${ctx.who(view.turn)}` : ""}`;
+    const mine = model.role === "player" && view.turn === model.handSeat;
+    const whom = view.turn === null || view.turn === undefined || mine ? "" : ` · ${ctx.who(view.turn)}`;
+    pending.textContent = `+${view.pending} to draw${whom}`;
   } else {
     pending.hidden = true;
     pending.textContent = "";
@@ -282,31 +284,82 @@ export function renderActions(model, ctx, legal) {
   restoreFocus(key);
 }
 
+/** X-Ray (and challenge) reveals, near the top of the table; gone when the hand is over. */
 export function renderReveals(model, ctx) {
   const box = $("reveals");
   if (!box) return;
   const view = model.view || {};
   const rows = [];
-  for (const r of view.reveals || []) {
+  const handOver = view.phase === "over" || gameOver(model.game);
+  for (const r of handOver ? [] : view.reveals || []) {
     const row = el("div", "reveal");
+    row.dataset.reason = r.reason;
+    row.dataset.of = String(r.of);
     const why = r.reason === "xray" ? "X-Ray" : r.reason === "challenge" ? "Challenge" : r.reason;
     row.appendChild(el("span", "reveal-title", `${why}: ${ctx.who(r.of)} holds`));
-    const cards = el("div", "reveal-cards");
+    const cards = el("span", "reveal-cards");
     for (const code of r.cards || []) cards.appendChild(cardElement(code, { size: "sm" }));
     if (!(r.cards || []).length) cards.appendChild(el("span", "text-muted", "no cards"));
     row.appendChild(cards);
     rows.push(row);
   }
-  if (Array.isArray(view.partner_hand)) {
-    const row = el("div", "reveal");
+  if (Array.isArray(view.partner_hand) && !handOver) {
+    const row = el("div", "reveal reveal-partner");
     row.appendChild(el("span", "reveal-title", `Your partner ${ctx.who(view.partner)} holds`));
-    const cards = el("div", "reveal-cards");
+    const cards = el("span", "reveal-cards");
     for (const code of view.partner_hand) cards.appendChild(cardElement(code, { size: "sm" }));
     row.appendChild(cards);
     rows.push(row);
   }
   box.replaceChildren(...rows);
   box.hidden = rows.length === 0;
+}
+
+/** The hand's summary from `game.last_result` (game seats): who went out, the points each player was
+ * left holding (points only: no card of another hand is shown), what the hand scored, running totals. */
+export function handSummary(game, ctx) {
+  const last = game && game.last_result;
+  if (!last) return null;
+  const box = el("div", "hand-summary");
+  box.id = "hand-summary";
+  box.dataset.hand = String(last.number + 1);
+  const winner = last.winner === null || last.winner === undefined ? null : ctx.whoGame(last.winner);
+  let head;
+  if (last.blocked) head = `Hand ${last.number + 1}: blocked — ${winner || "nobody"} wins with the fewest points`;
+  else head = `Hand ${last.number + 1}: ${winner || "nobody"} went out`;
+  box.appendChild(el("strong", "summary-head", head));
+  const table = el("table", "summary-table");
+  const thead = el("thead");
+  const hr = el("tr");
+  for (const title of ["Player", "Points left", "Scored", "Total"]) {
+    const th = el("th", "", title);
+    th.scope = "col";
+    hr.appendChild(th);
+  }
+  thead.appendChild(hr);
+  table.appendChild(thead);
+  const body = el("tbody");
+  const count = Math.max((last.totals || []).length, (last.points_left || []).length);
+  for (let seat = 0; seat < count; seat += 1) {
+    const tr = el("tr");
+    tr.dataset.seat = String(seat);
+    const th = el("th", "", ctx.whoGame(seat));
+    th.scope = "row";
+    if (seat === last.winner) {
+      tr.classList.add("went-out");
+      th.appendChild(el("span", "tag tag-win ms-1", last.blocked ? "fewest" : "went out"));
+    }
+    tr.appendChild(th);
+    const left = (last.points_left || [])[seat];
+    const won = (last.points_won || [])[seat];
+    tr.appendChild(el("td", "summary-left", left === null || left === undefined ? "–" : String(left)));
+    tr.appendChild(el("td", "summary-won", won === null || won === undefined ? "–" : `+${won}`));
+    tr.appendChild(el("td", "summary-total", String((last.totals || [])[seat] ?? 0)));
+    body.appendChild(tr);
+  }
+  table.appendChild(body);
+  box.appendChild(table);
+  return box;
 }
 
 export function renderBanner(model, ctx) {
@@ -317,15 +370,15 @@ export function renderBanner(model, ctx) {
     const winners = (game.winners || []).map(ctx.whoGame).join(" and ");
     box.className = "table-banner game-over";
     box.replaceChildren(el("strong", "", "Game over"), el("span", "", winners ? `${winners} won the game!` : ""));
+    const summary = handSummary(game, ctx);
+    if (summary) box.appendChild(summary);
     box.hidden = false;
   } else if (view.phase === "over") {
     box.className = "table-banner hand-over";
-    const who = view.winner === null || view.winner === undefined ? "Nobody" : ctx.who(view.winner);
-    const last = game.last_result;
-    const won = last && last.points_won ? last.points_won[last.winner] : null;
-    const points = won === null || won === undefined ? "" : ` and scores ${won} points`;
-    box.replaceChildren(el("strong", "", `Hand over: ${who} ${view.blocked ? "wins the blocked hand" : "went out"}${points}`),
-      el("span", "", "The next hand starts in a moment."));
+    const summary = handSummary(game, ctx);
+    const nodes = [summary || el("strong", "", "Hand over")];
+    nodes.push(el("span", "small", "The next hand starts in a moment."));
+    box.replaceChildren(...nodes);
     box.hidden = false;
   } else {
     box.hidden = true;

@@ -1,12 +1,26 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from tournament.views import signup
 
 admin.site.site_header = "Tournament administration"
 admin.site.site_title = "Tournaments"
 
+
+
+class FaviconView(RedirectView):
+    """Browsers ask for /favicon.ico on pages that name no icon (files, error pages): the site's SVG icon."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args, **kwargs) -> str:
+        return static("img/favicon.svg")  # at request time: the static storage may rename the file
+
+
 urlpatterns = [
+    path("favicon.ico", FaviconView.as_view(), name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/signup/", signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),

@@ -292,7 +292,7 @@ def bot_first(student):
     """Two players; the bot plays first, a few seconds from now: the student's first turn follows."""
     user, cookie = student
     live = rig_practice(user, "uno-official", [["R1", "R2", "G3"], ["R3", "R4", "B5"]], ["R5"], dealer=0)
-    LiveGame.objects.filter(pk=live.pk).update(deadline=timezone.now() + timedelta(seconds=7))
+    LiveGame.objects.filter(pk=live.pk).update(deadline=timezone.now() + timedelta(seconds=12))
     return live, cookie
 
 
@@ -313,7 +313,7 @@ def test_the_sound_prompt_unlocks_the_tone_for_the_first_turn(live_asgi, bot_fir
     assert prompt.is_hidden()
     tapped = page.evaluate("window.ochoTable.sound.beeps")
     assert tapped == 1  # the tap itself plays the tone once
-    wait_my_turn(page)
+    wait_my_turn(page, timeout=30_000)
     page.wait_for_function(f"window.ochoTable.sound.beeps > {tapped}")  # and the first turn does too
     assert errors == []
 

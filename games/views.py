@@ -7,8 +7,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
+from games.engine import RuleSet, get_preset
 from games.forms import PracticeForm
 from games.models import LiveGame
+from games.rules_sheet import special_cards
 from games.services import fairness
 from games.services.lifecycle import start_practice_game
 from games.services.seats import seat_holders, seat_of_user
@@ -51,6 +53,12 @@ def _seat_name(live: LiveGame, holder) -> str:
     return f"🤖 {holder.name}" if live.token_moves_only and not holder.is_bot else holder.name
 
 
+def _rules_of(live: LiveGame) -> RuleSet:
+    """The rules this table plays: the engine state's own (an event's overrides included)."""
+    rules = (live.state or {}).get("rules")
+    return RuleSet.from_dict(rules) if rules else get_preset(live.preset)
+
+
 def table(request, live_game_id: int):
     live = get_object_or_404(LiveGame.objects.select_related("game", "owner"), pk=live_game_id)
     if live.kind == LiveGame.Kind.PRACTICE and live.owner_id != request.user.pk:
@@ -61,6 +69,7 @@ def table(request, live_game_id: int):
         "live_game": live, "ws_path": live.ws_path, "role": "spectator" if seat is None else "player",
         "seat": seat, "seat_names": [_seat_name(live, h) for h in holders], "title": live.title,
         "rotation_block": bool(live.game_id and live.game.seat_order),  # the page asks where the next block is
+        "sheet": special_cards(_rules_of(live)),
     })
 
 

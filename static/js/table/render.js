@@ -3,6 +3,7 @@
 // server sent; what you may do comes only from `view.legal_actions`.
 
 import { cardBack, cardElement, colourChip, colourName, describeCard } from "./cards.js";
+import { handSummary } from "./summary.js";
 
 const COLOUR_ORDER = "RYGBSHDC";
 const RANK_ORDER = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "D2", "BL",
@@ -152,7 +153,9 @@ export function renderCentre(model, ctx, legal) {
   const pending = $("pending");
   if (view.pending) {
     pending.hidden = false;
-    pending.textContent = `+${view.pending} to draw${view.turn !== null ? ` · ${ctx.who(view.turn)}` : ""}`;
+    const mine = model.role === "player" && view.turn === model.handSeat;
+    const whom = view.turn === null || view.turn === undefined || mine ? "" : ` · ${ctx.who(view.turn)}`;
+    pending.textContent = `+${view.pending} to draw${whom}`;
   } else {
     pending.hidden = true;
     pending.textContent = "";
@@ -282,25 +285,29 @@ export function renderActions(model, ctx, legal) {
   restoreFocus(key);
 }
 
+/** X-Ray (and challenge) reveals, near the top of the table; gone when the hand is over. */
 export function renderReveals(model, ctx) {
   const box = $("reveals");
   if (!box) return;
   const view = model.view || {};
   const rows = [];
-  for (const r of view.reveals || []) {
+  const handOver = view.phase === "over" || gameOver(model.game);
+  for (const r of handOver ? [] : view.reveals || []) {
     const row = el("div", "reveal");
+    row.dataset.reason = r.reason;
+    row.dataset.of = String(r.of);
     const why = r.reason === "xray" ? "X-Ray" : r.reason === "challenge" ? "Challenge" : r.reason;
     row.appendChild(el("span", "reveal-title", `${why}: ${ctx.who(r.of)} holds`));
-    const cards = el("div", "reveal-cards");
+    const cards = el("span", "reveal-cards");
     for (const code of r.cards || []) cards.appendChild(cardElement(code, { size: "sm" }));
     if (!(r.cards || []).length) cards.appendChild(el("span", "text-muted", "no cards"));
     row.appendChild(cards);
     rows.push(row);
   }
-  if (Array.isArray(view.partner_hand)) {
-    const row = el("div", "reveal");
+  if (Array.isArray(view.partner_hand) && !handOver) {
+    const row = el("div", "reveal reveal-partner");
     row.appendChild(el("span", "reveal-title", `Your partner ${ctx.who(view.partner)} holds`));
-    const cards = el("div", "reveal-cards");
+    const cards = el("span", "reveal-cards");
     for (const code of view.partner_hand) cards.appendChild(cardElement(code, { size: "sm" }));
     row.appendChild(cards);
     rows.push(row);
@@ -317,15 +324,15 @@ export function renderBanner(model, ctx) {
     const winners = (game.winners || []).map(ctx.whoGame).join(" and ");
     box.className = "table-banner game-over";
     box.replaceChildren(el("strong", "", "Game over"), el("span", "", winners ? `${winners} won the game!` : ""));
+    const summary = handSummary(game, ctx);
+    if (summary) box.appendChild(summary);
     box.hidden = false;
   } else if (view.phase === "over") {
     box.className = "table-banner hand-over";
-    const who = view.winner === null || view.winner === undefined ? "Nobody" : ctx.who(view.winner);
-    const last = game.last_result;
-    const won = last && last.points_won ? last.points_won[last.winner] : null;
-    const points = won === null || won === undefined ? "" : ` and scores ${won} points`;
-    box.replaceChildren(el("strong", "", `Hand over: ${who} ${view.blocked ? "wins the blocked hand" : "went out"}${points}`),
-      el("span", "", "The next hand starts in a moment."));
+    const summary = handSummary(game, ctx);
+    const nodes = [summary || el("strong", "", "Hand over")];
+    nodes.push(el("span", "small", "The next hand starts in a moment."));
+    box.replaceChildren(...nodes);
     box.hidden = false;
   } else {
     box.hidden = true;

@@ -1,6 +1,7 @@
 // Telling a player it is their turn when they are looking elsewhere: the document title ("● Your turn –
 // …"), a favicon with a badge drawn on a canvas, and a short tone that can be switched off (the choice
-// is kept in localStorage).
+// is kept in localStorage). Browsers let a page make sound only after a tap or a key press on it: until
+// then a "Tap to turn on sound" prompt asks for one, so the tone works from the first turn.
 
 const SOUND_KEY = "ocho.table.sound";
 
@@ -48,7 +49,7 @@ function badgeIcon(colour) {
 }
 
 export class TurnSignal {
-  constructor({ baseTitle, favicon = document.getElementById("favicon"), toggle = null }) {
+  constructor({ baseTitle, favicon = document.getElementById("favicon"), toggle = null, prompt = null }) {
     this.baseTitle = baseTitle;
     this.favicon = favicon;
     this.originalIcon = favicon ? favicon.href : null;
@@ -56,23 +57,65 @@ export class TurnSignal {
     this.badge = null;
     this.wasMyTurn = false;
     this.audio = null;
+    this.beeps = 0; // tones played (for tests and the curious)
     this.toggle = toggle;
+    this.prompt = prompt;
     if (toggle) {
       this.showToggle();
       toggle.addEventListener("click", () => {
         setSoundEnabled(!soundEnabled());
         this.showToggle();
         if (soundEnabled()) this.beep();
+        this.showPrompt();
       });
     }
-    // Browsers let a page make sound only after the person has touched it: unlock on the first gesture.
+    if (prompt) {
+      prompt.addEventListener("click", () => {
+        this.unlock();
+        this.beep(); // the tap itself says the sound works
+      });
+    }
+    // Any tap or key press on the page also unlocks the sound.
     const unlock = () => {
-      this.ensureAudio();
-      window.removeEventListener("pointerdown", unlock);
-      window.removeEventListener("keydown", unlock);
+      this.unlock();
+      if (this.unlocked()) {
+        window.removeEventListener("pointerdown", unlock, true);
+        window.removeEventListener("keydown", unlock, true);
+      }
     };
-    window.addEventListener("pointerdown", unlock);
-    window.addEventListener("keydown", unlock);
+    window.addEventListener("pointerdown", unlock, true);
+    window.addEventListener("keydown", unlock, true);
+    // A player's page makes its audio context at once: where the browser allows sound without a tap it
+    // runs and no prompt shows; elsewhere it waits, suspended, for the tap the prompt asks for.
+    if (prompt && soundEnabled()) this.ensureAudio();
+    this.showPrompt();
+  }
+
+  /** Whether the browser lets this page play sound now. */
+  unlocked() {
+    return Boolean(this.audio && this.audio.state === "running");
+  }
+
+  /** Within a tap or key press: create or resume the audio context (the browser allows it now). */
+  unlock() {
+    const ctx = this.ensureAudio();
+    if (!ctx) return;
+    if (ctx.state !== "running") {
+      ctx.resume().then(() => this.showPrompt(), () => this.showPrompt());
+    }
+    this.showPrompt();
+  }
+
+  /** The prompt shows while the sound is switched on but the browser still blocks it. */
+  showPrompt() {
+    if (!this.prompt) return;
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    this.prompt.hidden = !Ctx || !soundEnabled() || this.unlocked();
+  }
+
+  soundState() {
+    return { context: this.audio ? this.audio.state : "none", beeps: this.beeps, enabled: soundEnabled(),
+      prompt: Boolean(this.prompt && !this.prompt.hidden) };
   }
 
   showToggle() {
@@ -88,6 +131,7 @@ export class TurnSignal {
     if (!Ctx) return null;
     try {
       this.audio = new Ctx();
+      this.audio.addEventListener("statechange", () => this.showPrompt());
     } catch {
       this.audio = null;
     }
@@ -97,7 +141,18 @@ export class TurnSignal {
   beep() {
     const ctx = this.ensureAudio();
     if (!ctx) return;
-    if (ctx.state === "suspended") ctx.resume().catch(() => {});
+    if (ctx.state === "running") {
+      this.tone(ctx);
+      return;
+    }
+    // Blocked until a tap (the prompt asks for one); within a tap, resuming is allowed: play then, but
+    // never a late tone long after the turn came.
+    const asked = Date.now();
+    ctx.resume().then(() => { if (Date.now() - asked < 1000) this.tone(ctx); }, () => {});
+  }
+
+  tone(ctx) {
+    this.beeps += 1;
     const t = ctx.currentTime + 0.01;
     // Two short rising notes, quiet.
     [[660, 0], [880, 0.13]].forEach(([freq, offset]) => {

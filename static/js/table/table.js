@@ -4,6 +4,7 @@
 import { colourChip, describeCard } from "./cards.js";
 import { TableClient } from "./protocol.js";
 import { $, gameOver, gameSeatOf, legalSummary, renderAll, renderCountdown, renderLog } from "./render.js";
+import { openCardsSheet } from "./sheet.js";
 import { TurnSignal } from "./signal.js";
 import { closeMessage, ReconnectingSocket, socketUrl } from "./socket.js";
 import { describeEvent } from "./words.js";
@@ -18,6 +19,7 @@ const page = {
   busy: false,
   log: [],
   legal: legalSummary(null),
+  freshSocket: false, // the socket opened and its first `state` has not come yet
 };
 
 /** The name of a game seat. */
@@ -131,11 +133,32 @@ function logLinesFrom(items) {
 }
 
 // ---- rendering -----------------------------------------------------------------------------------------
-const signal = new TurnSignal({ baseTitle: root.dataset.title || document.title, toggle: $("sound-toggle") });
+const signal = new TurnSignal({ baseTitle: root.dataset.title || document.title, toggle: $("sound-toggle"),
+  prompt: $("sound-prompt") });
 const nextBlock = new NextBlock(root.dataset.nextUrl, $("next-block")); // partner rotations only
+
+// ---- a bot playing for me (missed turns): being here again ends it -------------------------------------
+
+function botPlaysForMe() {
+  const model = page.model;
+  if (!model || model.role !== "player" || model.seat === null) return false;
+  const seats = (model.game && model.game.seats) || [];
+  return Boolean(seats[model.seat] && seats[model.seat].takeover) && !gameOver(model.game);
+}
+
+/** Tell the server the player is back (protocol: a `sync` ends a takeover); it answers with a `state`. */
+function iAmBack() {
+  client.requestSync();
+}
+
+function renderTakeover() {
+  const notice = $("takeover-notice");
+  if (notice) notice.hidden = !botPlaysForMe();
+}
 
 function redraw() {
   if (!page.model) return;
+  renderTakeover();
   const { legal, mine } = renderAll(page.model, ctx);
   page.legal = legal;
   signal.update(Boolean(mine) && !gameOver(page.model.game), { gameOver: gameOver(page.model.game) });
@@ -145,6 +168,11 @@ function redraw() {
 
 function onState(model, { events, full, by }) {
   page.model = model;
+  if (full && page.freshSocket) {
+    // Opening the table (or coming back to it after a lost connection) is being back.
+    page.freshSocket = false;
+    if (botPlaysForMe()) iAmBack();
+  }
   if (full) {
     // The server's own recent log; shown newest first like the lines we add.
     page.log = logLinesFrom(model.log).reverse().slice(0, LOG_LINES);
@@ -159,7 +187,10 @@ function onState(model, { events, full, by }) {
 }
 
 const socket = new ReconnectingSocket(socketUrl(root.dataset.wsPath), {
-  onOpen: (reconnected) => client.connected(reconnected),
+  onOpen: (reconnected) => {
+    page.freshSocket = true;
+    client.connected(reconnected);
+  },
   onMessage: (message) => client.handle(message),
   onStatus: setStatus,
   onClose,
@@ -241,7 +272,10 @@ function act(button) {
   }
 }
 
+$("cards-sheet-open").addEventListener("click", () => openCardsSheet($("cards-sheet")));
+
 if (root.dataset.role === "player") {
+  $("back-button").addEventListener("click", iAmBack);
   root.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-action]");
     if (!button || button.disabled || !root.contains(button)) return;
@@ -277,6 +311,7 @@ socket.start();
 // anything over their own socket from the browser's console; the server checks every message).
 window.ochoTable = {
   get model() { return page.model; },
+  get sound() { return signal.soundState(); },
   get log() { return page.log; },
   send: (message) => socket.send(message),
   sendRaw: (text) => socket.isOpen() && (socket.ws.send(text), true),

@@ -1,0 +1,351 @@
+"""The live table on a 390x844 phone, in a real headless Chromium against a live ASGI server: your own seat
+in view at three and four players, the "+N to draw" badge not under the hand's bar, X-Ray reveals near the
+top and gone when the hand ends, the hand's summary, the bot tag gone when a player is back, the sound
+prompt, and the special cards sheet. Hands are dealt from an explicit deck so each test knows what comes."""
+
+import os
+import re
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+
+from games import engine
+from games.models import LiveGame
+from games.services import deadlines
+from games.services.lifecycle import start_practice_game
+from games.services.seats import seat_holders
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = os.environ.get("TABLE_SCREENSHOTS")  # a folder: keep pictures of the page to look at
+
+# Server settings per test (the rest as tests/live_asgi.py's defaults).
+SERVER_SETTINGS = {
+    "test_a_player_back_from_away_loses_the_bot_tag": {"LIVE_NEXT_HAND_SECONDS": 1},
+}
+
+
+@pytest.fixture
+def live_asgi_settings(request) -> dict:
+    return {
+        "LIVE_BOT_THINK_SECONDS": [0.05, 0.15],
+        "LIVE_NEXT_HAND_SECONDS": 30,
+        "LIVE_SWEEP_INTERVAL": 0.05,
+        **SERVER_SETTINGS.get(request.node.name, {}),
+    }
+
+
+def snap(page, name):
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"phone-{name}.png"))
+
+
+def watch_errors(page):
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+# Data is made in fixtures listed before `page`: the ORM then runs before Playwright starts its event loop
+# in this thread (services that broadcast over the channel layer cannot be called from inside it).
+
+@pytest.fixture
+def student(live_asgi):
+    user = get_user_model().objects.create_user("asha_kumari", password="a-long-password-1")
+    client = Client()
+    client.force_login(user)
+    cookie = {"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+              "url": live_asgi.url}
+    return user, cookie
+
+
+def rig_practice(user, preset: str, hands: list[list[str]], turn_up: list[str], draws: list[str] = (),
+                 dealer: int | None = None, **fields) -> LiveGame:
+    """A practice game of `user` (seat 0) against bots whose first hand is dealt from an explicit deck:
+    `hands[s]` are seat s's cards; the seat after the dealer (default: the last seat) plays first."""
+    seats = len(hands)
+    live = start_practice_game(user, preset, seats - 1, "heuristic", seed=5, turn_seconds=0)
+    for name, value in fields.items():
+        setattr(live, name, value)
+    game = engine.Game.from_dict(live.state)
+    rules = game.rules.with_overrides(hand_size=max(len(h) for h in hands))
+    deck = engine.arrange_deck(rules, seats, hands, turn_up, list(draws))
+    dealer = seats - 1 if dealer is None else dealer
+    game.hand = engine.new_hand(rules, seats, deck=deck, dealer=dealer)
+    game.dealer = dealer
+    live.state = game.to_dict()
+    live.hand_seats = list(range(seats))
+    live.deadline = None
+    deadlines.schedule(live, game, seat_holders(live), timezone.now(), None)
+    live.save()
+    return live
+
+
+def open_table(page, live_asgi, live, cookie):
+    page.context.add_cookies([cookie])
+    page.goto(live_asgi.url + live.get_absolute_url())
+    page.wait_for_selector("#conn-status[data-status=open]")
+    page.wait_for_selector("#discard .card")
+
+
+def wait_my_turn(page, timeout=20_000):
+    page.wait_for_function("document.documentElement.dataset.myTurn === '1' && !document.body.classList.contains('busy')",
+                           timeout=timeout)
+
+
+def box(page, selector):
+    return page.locator(selector).bounding_box()
+
+
+def uncovered(page, selector) -> bool:
+    """The element is what a tap at its centre reaches: nothing else is drawn over it."""
+    return page.evaluate("""(selector) => {
+      const el = document.querySelector(selector);
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return Boolean(hit) && (hit === el || el.contains(hit));
+    }""", selector)
+
+
+def in_viewport(rect) -> bool:
+    return rect["x"] >= 0 and rect["y"] >= 0 and rect["x"] + rect["width"] <= PHONE["width"] + 0.5 \
+        and rect["y"] + rect["height"] <= PHONE["height"] + 0.5
+
+
+# ---- your own seat ----------------------------------------------------------------------------------
+
+@pytest.fixture
+def tables_of_three_and_four(student):
+    user, cookie = student
+    tables = [start_practice_game(user, "ocho-plato", opponents, "heuristic", seed=3, turn_seconds=0)
+              for opponents in (2, 3)]
+    tables.append(start_practice_game(user, "uno-official", 9, "heuristic", seed=3, turn_seconds=0))  # ten
+    return tables, cookie
+
+
+def test_your_own_seat_is_in_view_at_three_four_and_ten_players(live_asgi, tables_of_three_and_four, page):
+    errors = watch_errors(page)
+    tables, cookie = tables_of_three_and_four
+    for live in tables:
+        open_table(page, live_asgi, live, cookie)
+        page.wait_for_selector("#seats .seat.me")
+        assert page.locator("#seats .seat").count() == live.seat_count
+        me = box(page, "#seats .seat.me")
+        snap(page, f"seats-{live.seat_count}")
+        assert in_viewport(me), f"own seat at {me} is not within the 390 px screen ({live.seat_count} players)"
+        assert uncovered(page, "#seats .seat.me")
+        assert "(you)" in page.locator("#seats .seat.me").inner_text()
+        if live.seat_count <= 4:  # every seat's card count is in view without scrolling sideways
+            for i in range(live.seat_count):
+                assert in_viewport(page.locator("#seats .seat .seat-count").nth(i).bounding_box())
+        else:  # more scroll sideways under the own seat, which stays in view
+            page.locator("#seats").evaluate("el => { el.scrollLeft = 0; }")
+            assert in_viewport(box(page, "#seats .seat.me")) and uncovered(page, "#seats .seat.me")
+    assert errors == []
+
+
+# ---- "+N to draw" -----------------------------------------------------------------------------------
+
+@pytest.fixture
+def draw_two_coming(student):
+    """Three players; the last bot plays first and holds only a red Draw 2 to play on a red 5: the student
+    (next) faces "+2 to draw" with a hand of twelve cards (a tall hand bar)."""
+    user, cookie = student
+    hand = ["G1", "G2", "G3", "G4", "G5", "G6", "Y1", "Y2", "Y3", "Y4", "Y5", "Y6"]
+    blues = ["B1", "B1", "B2", "B2", "B3", "B3", "B4", "B4", "B6", "B6", "B7"]  # none plays on a red 5
+    live = rig_practice(user, "ocho-plato", [hand, [], ["RD2", *blues]], ["R5"], ["G7", "G9"], dealer=1)
+    return live, cookie
+
+
+def test_the_draw_badge_is_not_hidden_under_the_hand_bar(live_asgi, draw_two_coming, page):
+    errors = watch_errors(page)
+    live, cookie = draw_two_coming
+    open_table(page, live_asgi, live, cookie)
+    wait_my_turn(page)
+    badge = page.locator("#pending")
+    assert badge.is_visible()
+    assert badge.inner_text().startswith("+2 to draw")
+    snap(page, "pending")
+    assert in_viewport(badge.bounding_box())
+    assert uncovered(page, "#pending"), "the badge is under another element"
+    bar = box(page, "#my-area")
+    assert badge.bounding_box()["y"] + badge.bounding_box()["height"] <= bar["y"]
+    assert errors == []
+
+
+# ---- X-Ray reveals and the hand's summary --------------------------------------------------------------
+
+@pytest.fixture
+def xray_hand(student):
+    """Three players, three cards each: the student plays first with an X-Ray and two reds that go out;
+    the bots can never play (greens and blues on red) and draw yellows."""
+    user, cookie = student
+    live = rig_practice(user, "ocho-plato", [["XR", "R7", "R9"], ["G1", "G2", "G3"], ["B1", "B2", "B3"]],
+                        ["R5"], ["Y1", "Y2", "Y3", "Y4"])
+    return live, cookie
+
+
+def play(page, code, colour=None):
+    page.locator(f'#hand .card.playable[data-card="{code}"]').first.click()
+    if colour:
+        page.locator(f'#colour-options button[value="{colour}"]').click()
+
+
+def test_xray_reveals_show_near_the_top_go_at_hand_end_and_the_hand_is_summed_up(live_asgi, xray_hand, page):
+    errors = watch_errors(page)
+    live, cookie = xray_hand
+    open_table(page, live_asgi, live, cookie)
+    wait_my_turn(page)
+    play(page, "XR", "R")
+    page.wait_for_selector("#reveals:not([hidden]) .reveal")
+    reveals = page.locator("#reveals .reveal")
+    assert reveals.count() == 2
+    shown = {int(reveals.nth(i).get_attribute("data-of")): reveals.nth(i).locator(".card").get_attribute("data-card")
+             for i in range(2)}
+    assert shown[1] in {"G1", "G2", "G3"} and shown[2] in {"B1", "B2", "B3"}
+    assert "X-Ray" in reveals.first.inner_text()
+    snap(page, "xray")
+    # Near the top: under the turn line, above the felt, in view and not covered.
+    area = box(page, "#reveals")
+    assert in_viewport(area)
+    assert area["y"] < box(page, "#centre")["y"]
+    assert area["y"] + area["height"] < box(page, "#my-area")["y"]
+    assert uncovered(page, "#reveals .reveal")
+
+    wait_my_turn(page)
+    play(page, "R7")
+    wait_my_turn(page)
+    play(page, "R9")
+    page.wait_for_selector("#hand-summary")
+    snap(page, "hand-summary")
+    # The hand is over: the reveals are gone.
+    assert page.locator("#reveals").is_hidden()
+    assert page.locator("#reveals .reveal").count() == 0
+    # The summary: who went out, points left per player, running totals (bots drew Y1, Y3 and Y2, Y4).
+    summary = page.locator("#hand-summary")
+    assert "Hand 1: asha_kumari went out" in summary.locator(".summary-head").inner_text()
+    rows = {}
+    for i in range(3):
+        row = summary.locator("tbody tr").nth(i)
+        rows[row.locator("th").inner_text().split("\n")[0].replace("went out", "").strip()] = [
+            row.locator("td").nth(j).inner_text() for j in range(3)]
+    assert rows == {"asha_kumari": ["0", "+22", "22"], "Bot 2": ["10", "+0", "0"], "Bot 3": ["12", "+0", "0"]}
+    assert summary.locator("tr.went-out th").inner_text().startswith("asha_kumari")
+    assert in_viewport(summary.bounding_box()) and uncovered(page, "#hand-summary")
+    # Points only: the summary names no card that was left in another hand.
+    assert not re.search(r"\b[GB][1-3]\b|Green|Blue", summary.inner_text())
+    assert errors == []
+
+
+# ---- back from away ---------------------------------------------------------------------------------
+
+@pytest.fixture
+def taken_over(student):
+    """A two-player practice game where a bot already plays for the student (three missed turns), with a
+    turn clock of 2 s and a bot after one more missed turn."""
+    user, cookie = student
+    live = start_practice_game(user, "uno-official", 1, "heuristic", seed=8, turn_seconds=2)
+    LiveGame.objects.filter(pk=live.pk).update(bot_takeover=[True, False], missed_turns=[3, 0],
+                                               missed_turns_before_bot=1, deadline=timezone.now())
+    live.refresh_from_db()
+    return live, cookie
+
+
+def my_tags(page) -> str:
+    return " ".join(page.locator("#seats .seat.me .tag").all_inner_texts())
+
+
+def test_a_player_back_from_away_loses_the_bot_tag(live_asgi, taken_over, page):
+    errors = watch_errors(page)
+    live, cookie = taken_over
+    # Opening the table is being back: the page says so and the bot stops.
+    open_table(page, live_asgi, live, cookie)
+    page.wait_for_function("(() => { const s = window.ochoTable.model.game.seats[0];"
+                           " return s.takeover === false && s.connected === true; })()")
+    page.wait_for_function("!document.querySelector('#seats .seat.me .tag-away')")
+    assert "bot" not in my_tags(page) and "away" not in my_tags(page)
+    assert page.locator("#takeover-notice").is_hidden()
+    live.refresh_from_db()
+    assert live.bot_takeover[0] is False
+
+    # Idle at the table: the clock runs out, a bot takes over, the page says so; "I'm back" ends it.
+    page.wait_for_function("window.ochoTable.model.game.seats[0].takeover === true", timeout=30_000)
+    page.wait_for_selector("#takeover-notice:not([hidden])")
+    assert "bot plays (away)" in my_tags(page)
+    snap(page, "taken-over")
+    page.get_by_role("button", name="I’m back: let me play").click()
+    page.wait_for_function("window.ochoTable.model.game.seats[0].takeover === false")
+    assert "bot" not in my_tags(page) and "away" not in my_tags(page)
+    assert page.locator("#takeover-notice").is_hidden()
+    assert errors == []
+
+
+# ---- sound --------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def bot_first(student):
+    """Two players; the bot plays first, a few seconds from now: the student's first turn follows."""
+    user, cookie = student
+    live = rig_practice(user, "uno-official", [["R1", "R2", "G3"], ["R3", "R4", "B5"]], ["R5"], dealer=0)
+    LiveGame.objects.filter(pk=live.pk).update(deadline=timezone.now() + timedelta(seconds=12))
+    return live, cookie
+
+
+def test_the_sound_prompt_unlocks_the_tone_for_the_first_turn(live_asgi, bot_first, page):
+    # Playwright's Chromium, like a phone's browser, lets a page play sound only after a tap on it.
+    errors = watch_errors(page)
+    live, cookie = bot_first
+    open_table(page, live_asgi, live, cookie)
+    prompt = page.locator("#sound-prompt")
+    assert prompt.is_visible()
+    assert "Tap to turn on sound" in prompt.inner_text()
+    before = page.evaluate("window.ochoTable.sound")
+    assert before["context"] == "suspended" and before["beeps"] == 0 and before["enabled"] is True
+    assert page.evaluate("document.documentElement.dataset.myTurn") != "1"  # the bot is still thinking
+    snap(page, "sound-prompt")
+    prompt.click()
+    page.wait_for_function("window.ochoTable.sound.context === 'running'")
+    assert prompt.is_hidden()
+    tapped = page.evaluate("window.ochoTable.sound.beeps")
+    assert tapped == 1  # the tap itself plays the tone once
+    wait_my_turn(page, timeout=30_000)
+    page.wait_for_function(f"window.ochoTable.sound.beeps > {tapped}")  # and the first turn does too
+    assert errors == []
+
+
+# ---- the special cards sheet ----------------------------------------------------------------------------
+
+@pytest.fixture
+def ocho_table(student):
+    user, cookie = student
+    return start_practice_game(user, "ocho-plato", 2, "heuristic", seed=4, turn_seconds=0), cookie
+
+
+def test_the_special_cards_of_the_rules_are_one_tap_away(live_asgi, ocho_table, page):
+    errors = watch_errors(page)
+    live, cookie = ocho_table
+    open_table(page, live_asgi, live, cookie)
+    sheet = page.locator("#cards-sheet")
+    assert sheet.is_hidden()
+    page.get_by_role("button", name="Special cards").click()
+    assert sheet.is_visible()
+    snap(page, "cards-sheet")
+    names = sheet.locator("dt").all_inner_texts()
+    for name in ("Shield", "X-Ray", "Dead Red", "Boo Blue", "Ocho wild (the 8)", "Wild Draw 4", "Draw 2"):
+        assert name in names
+    assert "Wild" not in names  # Ocho's deck has no plain Wild
+    # Each entry shows its card, drawn by the page's own card renderer.
+    assert sheet.locator(".sheet-picture .card").count() == len(names)
+    assert sheet.locator('.sheet-card[data-kind="xray"] .card').get_attribute("data-card") == "XR"
+    # One screen: the whole sheet is within the phone's screen, nothing to scroll.
+    assert in_viewport(sheet.bounding_box())
+    assert page.evaluate("(() => { const d = document.querySelector('#cards-sheet');"
+                         " return d.scrollHeight <= d.clientHeight + 1; })()")
+    sheet.get_by_role("button", name="Close").click()
+    assert sheet.is_hidden()
+    assert errors == []

@@ -181,10 +181,11 @@ def _round_one_steps(f: EventFacts) -> list[Step]:
         return [seated, started, finished]
     started.state = DONE
     started.links = [Action("Round 1's tables", ROUND_ONE_PAGE)]
-    finished.counts = [*tables, ("Played", r.played), ("No-shows", r.no_shows)]
     if r.status == "finished":
         finished.state = DONE
+        finished.counts = [*tables, ("Played", r.played), ("No-shows", r.no_shows)]
     else:
+        finished.counts = [*tables, ("Played so far", r.played), ("No move yet", r.no_shows)]
         finished.action = Action("Follow round 1", ROUND_ONE_PAGE)
         finished.note = "The round finishes when every table's game is finished."
     return [seated, started, finished]
@@ -193,7 +194,7 @@ def _round_one_steps(f: EventFacts) -> list[Step]:
 def _next_round_step(f: EventFacts) -> Step:
     step = Step("next_round", "Next round planned")
     r = f.round_one
-    if r is not None and r.status != "planned":
+    if r is not None and r.status == "finished":
         step.counts = [("Played round 1", r.played), ("No-shows", r.no_shows)]
     if f.next_round is not None:
         step.state = DONE

@@ -17,6 +17,7 @@ from tests.tournament.organizer_factories import (
 )
 from tournament.models import AuditEntry, Event, Player, Round
 from tournament.services import checkin_desk
+from tournament.services.rounds import start_round
 
 pytestmark = pytest.mark.django_db
 
@@ -90,8 +91,6 @@ def test_check_in_and_undo_are_audited(organizer_client, event, students):
 def test_undo_is_refused_once_the_player_plays(organizer_client, event):
     players = make_players(event, 6, status=Player.Status.CHECKED_IN)
     seat_first_round_in_admin(organizer_client, event, source="checked_in")
-    from tournament.services.rounds import start_round
-
     start_round(Round.objects.get(event=event, number=1), organizer_client.user)
     response = organizer_client.post(desk(event), {"action": "undo", "player": players[0].pk}, follow=True)
     assert "already plays in round 1" in response.content.decode()

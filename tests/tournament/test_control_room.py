@@ -4,6 +4,7 @@ service with an audit entry, and only the event's organizers (and superusers) le
 import pytest
 from django.urls import reverse
 
+from tests.tournament.bracket_factories import finish_table, played_first_round, stage_game, stage_tables
 from tests.tournament.organizer_factories import (
     PASSWORD,
     make_event,
@@ -13,6 +14,8 @@ from tests.tournament.organizer_factories import (
     seat_first_round_in_admin,
 )
 from tournament.models import AuditEntry, EligibilityEntry, Event, Player, Round
+from tournament.services import brackets
+from tournament.services.brackets import NextRoundOptions
 
 pytestmark = pytest.mark.django_db
 
@@ -129,3 +132,42 @@ def test_the_event_pages_link_the_control_room(organizer_client, client, event):
     other_organizer = make_organizer_of(make_event())
     client.login(username=other_organizer.username, password=PASSWORD)
     assert room(event) not in client.get(public).content.decode()
+
+
+@pytest.mark.usefixtures("live_settings")
+def test_after_round_one_the_room_plans_starts_the_stages_names_the_champion_and_finishes(client):
+    event, organizer, _ = played_first_round(16)
+    client.login(username=organizer.username, password=PASSWORD)
+    page = client.get(room(event)).content.decode()
+    assert state_of(page, "finished") == "done" and state_of(page, "next_round") == "now"
+    assert reverse("admin:tournament_event_plan_next_round", args=[event.pk]) in page
+    assert "Played round 1</dt><dd>16<" in page and "No-shows</dt><dd>0<" in page
+
+    options = NextRoundOptions(field=16, advance=[1], draw_seed=3)
+    round_two = brackets.create_bracket_round(event, options, brackets.plan_next_round(event, options).field_ids,
+                                              organizer)
+    page = client.get(room(event)).content.decode()
+    assert state_of(page, "stages") == "now" and 'name="arg" value="1"' in page and "Start stage 1" in page
+    assert "Stage 1</dt><dd>0 of 4 tables finished" in page
+    client.post(room(event), {"action": "start_stage", "arg": "1"})
+    assert AuditEntry.objects.filter(event=event, action="round.start", target="Round 2 started").exists()
+    page = client.get(room(event)).content.decode()
+    assert "Follow stage 1" in page and reverse("admin:tournament_event_bracket", args=[event.pk, round_two.pk]) in page
+
+    for number, members in enumerate(stage_tables(round_two, 1), start=1):
+        finish_table(stage_game(round_two, 1, number), members, organizer)
+    brackets.advance_bracket(round_two)
+    page = client.get(room(event)).content.decode()
+    assert 'name="arg" value="2"' in page and "Start stage 2" in page
+    client.post(room(event), {"action": "start_stage", "arg": "2"})
+    final = stage_tables(round_two, 2)[0]
+    finish_table(stage_game(round_two, 2, 1), final, organizer)
+    brackets.advance_bracket(round_two)
+    champion = Player.objects.get(pk=final[0]).display_name
+    page = client.get(room(event)).content.decode()
+    assert state_of(page, "stages") == "done" and state_of(page, "champion") == "now"
+    assert f"Champion</dt><dd>{champion}<" in page and 'value="finish_event"' in page
+    client.post(room(event), {"action": "finish_event"})
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    assert "Every step is done." in client.get(room(event)).content.decode()

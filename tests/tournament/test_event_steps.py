@@ -87,7 +87,8 @@ def test_round_one_running_is_followed_on_its_page():
                     round_one=round_one("running", tables_running=2, tables_finished=1, played=7, no_shows=4))
     step = now_step(facts)
     assert step.key == "finished" and step.action.target == es.ROUND_ONE_PAGE
-    assert dict(step.counts) == {"Tables running": 2, "Tables finished": 1, "Played": 7, "No-shows": 4}
+    assert dict(step.counts) == {"Tables running": 2, "Tables finished": 1, "Played so far": 7, "No move yet": 4}
+    assert next(s for s in event_steps(facts) if s.key == "next_round").counts == []  # no-shows once it ends
     assert states(facts)["started"] == es.DONE
 
 

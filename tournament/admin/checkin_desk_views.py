@@ -75,7 +75,8 @@ def checkin_desk_page(model_admin, request, event_id):
     context = _context(model_admin, request, event, f"Check-in desk: {event}", query=query, show=show,
                        shows=checkin_desk.SHOW.items(), found=found, claim_reason=CLAIM_REASON,
                        check_in_reason=CHECK_IN_REASON, can_change=request.user.has_perm("tournament.change_player"),
-                       desk_url=reverse("admin:tournament_event_checkin_desk", args=[event.pk]))
+                       desk_url=reverse("admin:tournament_event_checkin_desk", args=[event.pk]),
+                       is_nav_sidebar_enabled=False)  # the whole width for the desk on a tablet
     if request.GET.get("partial"):
         return TemplateResponse(request, "admin/tournament/checkin_desk_results.html", context)
     context.update(counts=checkin_desk.desk_counts(event), confirm_all=bool(request.GET.get("confirm_all")),

@@ -171,7 +171,11 @@ def test_bad_input_and_another_events_player_never_answer_500(organizer_client, 
     for data in ({"action": "check_in", "player": stranger.pk}, {"action": "check_in", "player": "abc"},
                  {"action": "check_in"}, {"action": "undo", "player": "99999999"},
                  {"action": "confirm_claim", "player": stranger.pk, "reason": "x"},
-                 {"action": "bulk", "players": ["x", str(stranger.pk)]}, {"action": "what"}, {}):
+                 {"action": "bulk", "players": ["x", str(stranger.pk)]}, {"action": "what"}, {},
+                 {"action": "confirm_claim", "player": students["meera"].pk, "reason": "ID\x00seen", "q": "\x00"},
+                 {"action": "undo", "player": students["ashok"].pk, "reason": "\x00"},
+                 {"action": "check_in", "player": "9" * 30}, {"action": "bulk", "players": ["²", "9" * 30]},
+                 {"action": "walk_in", "display_name": "N\x00ila", "roll_number": "\x00", "reason": "\x00"}):
         response = organizer_client.post(desk(event), data, follow=True)
         assert response.status_code == 200, data
     assert Player.objects.get(pk=stranger.pk).status == Player.Status.REGISTERED

@@ -86,6 +86,7 @@ def test_an_action_that_does_not_apply_says_why_and_changes_nothing(organizer_cl
     response = organizer_client.post(room(event), {"action": "open_checkin"}, follow=True)
     assert "check-in cannot change" in response.content.decode()
     for bad in ({"action": "start_stage", "arg": "x"}, {"action": "start_stage", "arg": "99"}, {"action": "nope"},
+                {"action": "start_stage", "arg": "²"}, {"action": "start_stage", "arg": "9" * 30},
                 {}, {"action": "finish_event"}):
         assert organizer_client.post(room(event), bad, follow=True).status_code == 200
     organizer_client.post(room(event), {"action": "open_registration"})

@@ -43,8 +43,13 @@ class DeskWalkInForm(WalkInForm):
         self.fields["reason"].initial = WALK_IN_REASON
 
 
+def _text(value, limit: int) -> str:
+    """Typed text as the database can keep it: no NUL characters, at most ``limit`` characters."""
+    return (value or "").replace("\x00", "").strip()[:limit]
+
+
 def _search_state(data) -> tuple[str, str]:
-    query = (data.get("q") or "")[:80]
+    query = _text(data.get("q"), 80)
     show = data.get("show") if data.get("show") in checkin_desk.SHOW else "all"
     return query, show
 
@@ -101,10 +106,10 @@ def _act(request, event: Event, post) -> None:
             messages.success(request, f"{player} is checked in.")
         elif action == "undo":
             player = players.undo_check_in(_player(event, post.get("player")), user,
-                                           post.get("reason", "").strip() or "Undone at the desk")
+                                           _text(post.get("reason"), 500) or "Undone at the desk")
             messages.success(request, f"{player}'s check-in is undone: registered again.")
         elif action == "confirm_claim":
-            player = players.confirm_claim(_player(event, post.get("player")), user, post.get("reason", ""))
+            player = players.confirm_claim(_player(event, post.get("player")), user, _text(post.get("reason"), 500))
             text = f"{player}'s claim of roll number {player.roll_number} is confirmed"
             if post.get("check_in") and player.status == Player.Status.REGISTERED:
                 players.check_in(player, user, CHECK_IN_REASON)
@@ -113,7 +118,7 @@ def _act(request, event: Event, post) -> None:
         elif action in ("bulk", "all"):
             ids = None
             if action == "bulk":
-                ids = [int(v) for v in post.getlist("players") if v.isdigit()]
+                ids = [int(v) for v in post.getlist("players") if v.isdecimal() and len(v) < 19]
                 if not ids:
                     raise PlayerActionError("Tick the players to check in first.")
             result = checkin_desk.check_in_many(event, ids, user, CHECK_IN_REASON)

@@ -91,7 +91,7 @@ def _act(request, event: Event, action: str, arg: str) -> None:
     elif action == steps_.START_STAGE:
         require_permission(request, Round, "change")
         round_ = Round.objects.filter(event=event, number=2, kind=Round.Kind.BRACKET).first()
-        if round_ is None or not arg.isdigit():
+        if round_ is None or not arg.isdecimal() or len(arg) > 4:
             raise BracketError("There is no such stage to start.")
         started = brackets.start_stage(round_, int(arg), user)
         messages.success(request, f"Stage {arg} started ({started} game{'s' * (started != 1)}).")

@@ -58,7 +58,7 @@ def search(event: Event, query: str = "", show: str = "all", limit: int = SEARCH
     an exact roll number first; ``show`` narrows them (see ``SHOW``). One query."""
     players: QuerySet[Player] = Player.objects.filter(event=event).select_related("user").annotate(
         seated=_seated_in_round_one())
-    query = " ".join((query or "").split())[:80]
+    query = " ".join((query or "").replace("\x00", "").split())[:80]
     if query:
         players = players.filter(Q(display_name__icontains=query) | Q(roll_number__icontains=query)
                                  | Q(user__username__icontains=query))

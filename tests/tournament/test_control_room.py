@@ -2,11 +2,14 @@
 service with an audit entry, and only the event's organizers (and superusers) let in."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.tournament.bracket_factories import finish_table, played_first_round, stage_game, stage_tables
 from tests.tournament.organizer_factories import (
     PASSWORD,
+    bulk_players,
     make_event,
     make_organizer_of,
     make_players,
@@ -16,6 +19,7 @@ from tests.tournament.organizer_factories import (
 from tournament.models import AuditEntry, EligibilityEntry, Event, Player, Round
 from tournament.services import brackets
 from tournament.services.brackets import NextRoundOptions
+from tournament.services.rounds import start_round
 
 pytestmark = pytest.mark.django_db
 
@@ -172,3 +176,22 @@ def test_after_round_one_the_room_plans_starts_the_stages_names_the_champion_and
     event.refresh_from_db()
     assert event.status == Event.Status.FINISHED
     assert "Every step is done." in client.get(room(event)).content.decode()
+
+
+def _queries(client, url) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+def test_the_room_reads_the_same_queries_whatever_the_number_of_players(organizer_client, event):
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING, eligibility=Event.Eligibility.OPEN)
+    bulk_players(event, 12)
+    seat_first_round_in_admin(organizer_client, event, source="checked_in")
+    round_ = Round.objects.get(event=event, number=1)
+    start_round(round_, organizer_client.user)
+    few = _queries(organizer_client, room(event))
+    bulk_players(event, 300, status=Player.Status.REGISTERED)
+    assert _queries(organizer_client, room(event)) == few
+    page = organizer_client.get(room(event)).content.decode()
+    assert reverse("admin:tournament_round_overview", args=[round_.pk]) in page  # "Follow round 1"

@@ -135,6 +135,8 @@ def admin_urls(w):
         "standings": reverse("admin:tournament_event_standings_csv", args=[w["event"].pk]),
         "players": reverse("admin:tournament_player_changelist"),
         "walk in": reverse("admin:tournament_player_walk_in"),
+        "control room": reverse("admin:tournament_event_control_room", args=[w["event"].pk]),
+        "check-in desk": reverse("admin:tournament_event_checkin_desk", args=[w["event"].pk]),
     }
 
 
@@ -179,6 +181,13 @@ def test_outsiders_admin_actions_change_nothing(world, role):
         client.post(reverse("admin:tournament_player_changelist"),
                     {"action": action, "_selected_action": [a.player_id], "apply": "1", "reason": "x", **extra})
     client.post(urls["walk in"], {"event": world["event"].pk, "display_name": "Sneaky", "reason": "x"})
+    for action in ("finish_event", "open_checkin", "start_round_one"):
+        client.post(urls["control room"], {"action": action})
+    for data in ({"action": "undo", "player": a.player_id}, {"action": "all"},
+                 {"action": "walk_in", "display_name": "Sneaky", "reason": "x", "check_in": "on"}):
+        client.post(urls["check-in desk"], data)
+    world["event"].refresh_from_db()
+    assert (world["event"].status, world["event"].checkin_open) == ("running", False)
     assert {p.pk: (p.roll_number, p.status, p.user_id) for p in Player.objects.all()} == players
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING and not Hand.objects.filter(game=game).exists()

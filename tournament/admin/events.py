@@ -9,7 +9,14 @@ from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from tournament.admin import bracket_views, eligibility_views, event_views, seating_views
+from tournament.admin import (
+    bracket_views,
+    checkin_desk_views,
+    control_room_views,
+    eligibility_views,
+    event_views,
+    seating_views,
+)
 from tournament.admin.scoping import EventScopedAdmin
 from tournament.models import Event
 from tournament.services import eligibility
@@ -49,6 +56,8 @@ class EventAdmin(EventScopedAdmin):
             path("<int:event_id>/first-round/", wrap(self.first_round_view), name="tournament_event_first_round"),
             path("<int:event_id>/standings.csv", wrap(self.standings_view), name="tournament_event_standings_csv"),
             *bracket_views.urls(self),
+            *control_room_views.urls(self),
+            *checkin_desk_views.urls(self),
             *super().get_urls(),
         ]
 
@@ -73,6 +82,8 @@ class EventAdmin(EventScopedAdmin):
     @admin.display(description="Run it")
     def event_links(self, event):
         links = [
+            (reverse("admin:tournament_event_control_room", args=[event.pk]), "Control room"),
+            (reverse("admin:tournament_event_checkin_desk", args=[event.pk]), "Check-in desk"),
             (reverse("admin:tournament_event_eligibility_upload", args=[event.pk]), "Eligibility list"),
             (reverse("admin:tournament_event_first_round", args=[event.pk]), "First round"),
             (reverse("admin:tournament_event_plan_next_round", args=[event.pk]), "Plan next round"),

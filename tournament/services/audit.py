@@ -31,3 +31,12 @@ def record(
         reason=reason,
         changes=changes or {},
     )
+
+
+def record_many(event: Event, actor, action: str, rows: list[tuple[str, dict[str, Any]]], reason: str = "") -> None:
+    """One audit entry per (target, changes) row, in one insert (a bulk action on many players)."""
+    user = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
+    AuditEntry.objects.bulk_create([
+        AuditEntry(event=event, actor=user, action=action, target=target[:200], reason=reason, changes=changes)
+        for target, changes in rows
+    ])

@@ -1,4 +1,5 @@
-"""Organizer actions on players: check in by hand, confirm a claim, withdraw, disqualify, reinstate.
+"""Organizer actions on players: check in by hand (and undo it), confirm a claim, withdraw, disqualify,
+reinstate.
 
 Each runs in one transaction with the player row locked and leaves an audit entry with who and why.
 """
@@ -8,7 +9,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from tournament.models import Player
+from tournament.models import Player, Round, Seat
 from tournament.services import audit
 
 
@@ -32,6 +33,26 @@ def check_in(player: Player, actor, reason: str = "") -> Player:
         player.save(update_fields=["status", "checked_in_at"])
         audit.record(player.event, actor, "player.check_in", f"Player {player}", reason=reason.strip(),
                      changes={"status": [Player.Status.REGISTERED, Player.Status.CHECKED_IN]})
+    return player
+
+
+def undo_check_in(player: Player, actor, reason: str = "") -> Player:
+    """Take back a check-in (checked in by mistake, or they left): registered again. Refused once the
+    player sits at a table of a round that has started."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().select_related("event").get(pk=player.pk)
+        if player.status != Player.Status.CHECKED_IN:
+            raise PlayerActionError(f"{player} is {player.get_status_display().lower()}, not checked in.")
+        seat = (Seat.objects.filter(player=player).exclude(table__round__status=Round.Status.PLANNED)
+                .select_related("table__round").first())
+        if seat is not None:
+            raise PlayerActionError(f"{player} already plays in round {seat.table.round.number}: "
+                                    "withdraw them instead.")
+        player.status = Player.Status.REGISTERED
+        player.checked_in_at = None
+        player.save(update_fields=["status", "checked_in_at"])
+        audit.record(player.event, actor, "player.undo_check_in", f"Player {player}", reason=reason.strip(),
+                     changes={"status": [Player.Status.CHECKED_IN, Player.Status.REGISTERED]})
     return player
 
 

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, render
 
 from tournament.models import Event, Player, Round, Seat, Table
 from tournament.services.next_step import next_steps_for
+from tournament.services.organizers import runs_event
 from tournament.services.rotations import table_schedule
 from tournament.standings import TIEBREAK_ORDER
 from tournament.standings_cache import public_event as cached_public_event
@@ -79,6 +80,7 @@ def event_detail(request, slug: str):
             "player_count": player_count,
             "my_player": my_player,
             "registration_open": event.registration_is_open(),
+            "runs_event": request.user.is_authenticated and request.user.is_staff and runs_event(request.user, event),
         },
     )
 

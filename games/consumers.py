@@ -15,8 +15,9 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocke
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError
 
-from games import database_calls
-from games.services import presence, resync, snapshots
+from games import database_calls, signals
+from games.models import LiveGame
+from games.services import presence, resync, snapshots, watchers
 from games.services.broadcast import table_group_name
 
 logger = logging.getLogger(__name__)
@@ -119,7 +120,24 @@ def _open(live_id: int, user) -> tuple[int | None, dict | None]:
         return CLOSE_FORBIDDEN, None
     state = snapshots.state_message(snap, snap.seat_of(user), snapshots.recent_moves(live_id, snap.version))
     state["connected"] = presence.connected_seats(live_id)
+    state["groups"] = _outside_groups(live_id)
+    state["announcement"] = _latest_announcement(live_id) if state["groups"][1] else None
     return None, state
+
+
+def _outside_groups(live_id: int) -> tuple[str, str]:
+    """(the group watching this table from outside it, the group of its event's announcements): plain
+    names the tournament stored on the live game when it opened the table ("" for other games)."""
+    row = LiveGame.objects.filter(pk=live_id).values_list("watch_group", "announce_group").first()
+    return row or ("", "")
+
+
+def _latest_announcement(live_id: int) -> dict | None:
+    """The latest announcement to show at this table, as the app that makes them answers (`games.signals`)."""
+    for _receiver, answer in signals.latest_announcement.send(LiveGame, live_id=live_id):
+        if isinstance(answer, dict):
+            return answer
+    return None
 
 
 def _state(live_id: int, user) -> dict | None:
@@ -163,6 +181,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     sent_version: int = 0  # the newest version this socket has been sent
     role: str = "spectator"  # as in the last state or update this socket was sent
     connected: list[int] = []  # seats with a player's socket open, as last heard
+    watch_group: str = ""  # told when a player arrives or leaves (LiveGame.watch_group)
+    announce_group: str = ""  # the event's announcements (LiveGame.announce_group)
 
     async def dispatch(self, message) -> None:
         """As Channels' own, without its `close_old_connections` before every message: that is a hop to
@@ -189,10 +209,16 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.group = None
             await self.close(code=code)
             return
+        self.watch_group, self.announce_group = state.pop("groups")
+        if self.announce_group:  # the event's announcements (joined before the first state is sent)
+            await self.channel_layer.group_add(self.announce_group, self.channel_name)
         await self.accept()
         self.sent_version = state["version"]
         self.connected = state.pop("connected")
+        announcement = state.pop("announcement")
         await self.send_message(state)
+        if announcement is not None:
+            await self.send_message(announcement)
         if state["seat"] is not None:
             await self.announce_presence(
                 await database_calls.run(presence.socket_opened, self.live_id, state["seat"], self.channel_name))
@@ -202,6 +228,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         presence.ensure_heartbeat()  # keeps this worker's presence rows fresh, clears those of dead workers
 
     async def disconnect(self, code) -> None:
+        if self.announce_group:
+            await self.channel_layer.group_discard(self.announce_group, self.channel_name)
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             was_player, connected = await database_calls.run(presence.socket_closed, self.live_id, self.channel_name)
@@ -216,6 +244,12 @@ class GameConsumer(AsyncWebsocketConsumer):
                                                 {"type": "presence.changed", "connected": connected})
         except Exception:  # noqa: BLE001 - e.g. Redis is down; play goes on without the hint
             logger.warning("could not announce presence at live game %s", self.live_id, exc_info=True)
+        watchers.nudge_soon(self.watch_group, self.live_id)  # the organizer's live round view
+
+    async def announcement(self, message: dict) -> None:
+        """An organizer's announcement to the event (group `announce_group`): shown as a banner."""
+        await self.send_message({"type": "announcement", "text": str(message.get("text", "")),
+                                 "at": message.get("at")})
 
     async def presence_changed(self, message: dict) -> None:
         self.connected = list(message.get("connected", []))

@@ -1,4 +1,4 @@
-"""What the live-match layer announces: a hand scored, a game finished at its target.
+"""What the live-match layer announces: a hand scored, a game finished at its target, a sweeper tick.
 
 `games` never imports `tournament`; it sends these signals and whoever keeps scores listens (the tournament
 app's receivers, `tournament.receivers`, connected in `TournamentConfig.ready()`). Both are sent for every
@@ -42,3 +42,18 @@ Sent inside the move's transaction so that the tournament game is finished (and 
 move on) atomically with the move that ended it. A receiver may replace `live.game` with a fresher copy of
 the same tournament game (the table's snapshot then shows the game as the tournament now has it).
 """
+
+sweep = Signal()
+"""The sweeper is about to act on due games (every tick of `games.services.timers.sweep_once`).
+
+Arguments: `now`. Sent outside any transaction, before the due games are swept, so that a receiver's
+periodic work (a tournament round's time limit) runs in the processes that run the timers without `games`
+knowing of it. Sent with `send_robust`: a receiver that raises is logged and the timers go on. A receiver
+keeps its work cheap (one indexed query when there is nothing to do): it runs about twice a second.
+"""
+
+latest_announcement = Signal()
+"""Asked when a socket opens at a table that has an `announce_group`: a receiver answers with the latest
+announcement to show there, as the message the group would carry (``{"type": "announcement", "text": ...,
+"at": ...}``), or None. Argument: `live_id`. Sent in the socket's database call (`send`, not robust: a
+failing receiver is a bug to see)."""

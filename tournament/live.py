@@ -54,3 +54,15 @@ def _send_scores_changed(event_id: int) -> None:
         async_to_sync(layer.group_send)(event_group_name(event_id), {"type": SCORES_CHANGED, "event": event_id})
     except Exception:  # noqa: BLE001 - a live update lost must not undo or break the recorded result
         logger.exception("could not tell the live leaderboards of event %s that scores changed", event_id)
+
+
+def round_live_group(round_id: int) -> str:
+    """The channel-layer group of the organizers' live views of one round (`LiveRoundConsumer`): told by the
+    round's live tables (`LiveGame.watch_group`) after each change and presence change."""
+    return f"round-{round_id}-live"
+
+
+def event_announce_group(event_id: int) -> str:
+    """The channel-layer group of every socket of an event's pages and tables that shows its announcements
+    (`LiveGame.announce_group` for the tables)."""
+    return f"event-{event_id}-announce"

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from games import engine, signals
 from games.models import LiveGame
-from tournament.services import live_results
+from tournament.services import announcements, live_results, time_limits
 
 
 def hand_scored(sender, *, live: LiveGame, result: engine.HandResult, started_at: datetime | None,
@@ -18,6 +18,8 @@ def hand_scored(sender, *, live: LiveGame, result: engine.HandResult, started_at
     keep no scores)."""
     if live.kind == LiveGame.Kind.TOURNAMENT:
         live_results.record_live_hand(live, result, started_at, ended_at)
+        if live.status == LiveGame.Status.RUNNING:  # not ended already (a rotation block's last hand)
+            time_limits.end_game_after_hand(live, live.game, ended_at)
 
 
 def game_finished(sender, *, live: LiveGame, game: engine.Game, now: datetime, **kwargs) -> None:
@@ -27,7 +29,20 @@ def game_finished(sender, *, live: LiveGame, game: engine.Game, now: datetime, *
         live_results.finish_live_game(live, game, now)
 
 
+def sweep(sender, *, now: datetime, **kwargs) -> None:
+    """The sweeper's tick: rounds whose time limit passed finish their games that sit between two hands."""
+    time_limits.sweep(now)
+
+
+def latest_announcement(sender, *, live_id: int, **kwargs) -> dict | None:
+    """A socket opens at a table: the latest announcement of its event, to show as a banner."""
+    return announcements.as_message(announcements.latest_at_table(live_id))
+
+
 def connect() -> None:
     """Connect the receivers (once: the dispatch uids make a second call do nothing)."""
     signals.hand_scored.connect(hand_scored, sender=LiveGame, dispatch_uid="tournament.hand_scored")
     signals.game_finished.connect(game_finished, sender=LiveGame, dispatch_uid="tournament.game_finished")
+    signals.sweep.connect(sweep, sender=LiveGame, dispatch_uid="tournament.sweep")
+    signals.latest_announcement.connect(latest_announcement, sender=LiveGame,
+                                        dispatch_uid="tournament.latest_announcement")

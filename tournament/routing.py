@@ -2,8 +2,9 @@
 
 from django.urls import path
 
-from tournament import consumers
+from tournament import consumers, live_round_consumer
 
 websocket_urlpatterns = [
     path("ws/events/<slug:slug>/", consumers.LeaderboardConsumer.as_asgi()),
+    path("ws/organizer/rounds/<int:round_id>/", live_round_consumer.LiveRoundConsumer.as_asgi()),
 ]

@@ -52,6 +52,15 @@ def connected_seats(live_game_id: int, now: datetime | None = None) -> list[int]
     return sorted(set(_alive(now).filter(live_game_id=live_game_id).values_list("seat", flat=True)))
 
 
+def connected_by_game(live_game_ids, now: datetime | None = None) -> dict[int, set[int]]:
+    """{live game id: seats with a player's socket open} for many tables in one query."""
+    out: dict[int, set[int]] = {pk: set() for pk in live_game_ids}
+    rows = _alive(now or timezone.now()).filter(live_game_id__in=list(out)).values_list("live_game_id", "seat")
+    for pk, seat in rows:
+        out[pk].add(seat)
+    return out
+
+
 def socket_opened(live_game_id: int, seat: int, channel_name: str) -> list[int]:
     now = timezone.now()
     LiveConnection.objects.update_or_create(channel_name=channel_name,

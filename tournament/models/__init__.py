@@ -4,6 +4,7 @@ Scores are stored once, per hand and seat (`HandScore`); every total — a seat'
 player's standing — is derived from those rows, so a corrected hand corrects everything after it.
 """
 
+from tournament.models.announcements import Announcement
 from tournament.models.audit import AuditEntry
 from tournament.models.brackets import BracketEntry, BracketStage, TiebreakDraw
 from tournament.models.drafts import RoundDraft
@@ -12,6 +13,7 @@ from tournament.models.play import Game, Hand, HandScore, Round, Seat, Table
 from tournament.models.standings import StandingsChange
 
 __all__ = [
+    "Announcement",
     "AuditEntry",
     "BracketEntry",
     "BracketStage",

@@ -13,6 +13,8 @@ import logging
 import time
 from datetime import datetime
 
+from django.conf import settings
+
 from games import engine
 from games.models import LiveGame
 from games.services.lifecycle import end_with_this_change
@@ -24,7 +26,7 @@ from tournament.services.rounds import RoundError, change_game_status, seat_tota
 logger = logging.getLogger(__name__)
 
 REASON = "The round's time limit passed."
-SWEEP_EVERY_SECONDS = 1.0
+DEFAULT_SWEEP_SECONDS = 1.0  # setting TOURNAMENT_TIME_LIMIT_SWEEP_SECONDS
 _last_sweep = [float("-inf")]
 
 
@@ -62,7 +64,8 @@ def sweep(now: datetime, force: bool = False) -> int:
     """Finish the running games, between two hands, of rounds whose time limit has passed (at most once
     a second per process unless `force`). Returns how many games were finished."""
     clock = time.monotonic()
-    if not force and clock - _last_sweep[0] < SWEEP_EVERY_SECONDS:
+    every = float(getattr(settings, "TOURNAMENT_TIME_LIMIT_SWEEP_SECONDS", DEFAULT_SWEEP_SECONDS))
+    if not force and clock - _last_sweep[0] < every:
         return 0
     _last_sweep[0] = clock
     due = Game.objects.filter(table__round__status=Round.Status.RUNNING, table__round__time_limit_at__lte=now,

@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.urls import reverse
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from games import engine

@@ -36,6 +36,8 @@ def announce(event: Event, text: str, actor) -> Announcement:
     with transaction.atomic():
         made = Announcement.objects.create(event=event, text=text, author=actor if actor and actor.is_authenticated
                                            else None)
+        Event.objects.filter(pk=event.pk).update(announcement=made.text, announced_at=made.created_at)
+        event.announcement, event.announced_at = made.text, made.created_at
         audit.record(event, actor, "event.announce", f"Announcement to {event}", changes={"text": text})
         record_change(event.pk)  # stored pages of the event show the new banner
         message = as_message(made)

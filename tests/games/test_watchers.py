@@ -1,0 +1,65 @@
+"""The nudge to a table's outside watchers (`LiveGame.watch_group`): at most one a second per group, the
+last never dropped; a move made through a socket nudges the group after it commits."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from games.engine import get_preset
+from games.services import watchers
+from games.services.lifecycle import open_tournament_table
+from tests.games.factories import login_socket, make_tournament_game
+
+pytestmark = [pytest.mark.usefixtures("live_settings")]
+
+
+async def received(layer, channel: str, wait: float) -> list[dict]:
+    got = []
+    try:
+        while True:
+            got.append(await asyncio.wait_for(layer.receive(channel), timeout=wait))
+    except TimeoutError:
+        return got
+
+
+async def test_many_nudges_inside_a_second_make_one_now_and_one_when_the_second_is_over(settings):
+    settings.LIVE_WATCH_NUDGE_SECONDS = 0.5
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("round-test-live", channel)
+    for _ in range(10):  # before the first is sent: one nudge covers them all
+        watchers.nudge_soon("round-test-live", 7)
+    assert await received(layer, channel, 0.1) == [{"type": "table.changed", "live_id": 7}]
+    for _ in range(5):  # inside the second after it: held back, then one
+        watchers.nudge_soon("round-test-live", 7)
+    assert await received(layer, channel, 0.2) == []
+    assert await received(layer, channel, 0.6) == [{"type": "table.changed", "live_id": 7}]
+    watchers.nudge_soon("", 7)  # no group: nothing
+    assert await received(layer, channel, 0.6) == []
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_move_through_a_socket_nudges_the_watch_group_after_it_commits():
+    def table():
+        game, users = make_tournament_game(players=3)
+        live = open_tournament_table(game, get_preset("uno-official"), 3, "t", turn_seconds=0,
+                                     missed_turns_before_bot=0, seed=5, watch_group="round-w-live")
+        return live, users
+    live, users = await database_sync_to_async(table)()
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("round-w-live", channel)
+    sockets = [await login_socket(live.pk, user) for user in users]
+    states = [await s.connect() for s in sockets]
+    await received(layer, channel, 1.2)  # the arrivals' nudges
+    mover = next(i for i, s in enumerate(states) if s["view"] and s["view"]["legal_actions"])
+    action = {k: v for k, v in states[mover]["view"]["legal_actions"][0].items() if k != "seat"}
+    await sockets[mover].send({"type": "move", "version": states[mover]["version"], "action": action, "id": "m1"})
+    await sockets[mover].receive_until(lambda m: m["type"] == "ack")
+    assert {"type": "table.changed", "live_id": live.pk} in await received(layer, channel, 1.5)
+    for s in sockets:
+        await s.close()

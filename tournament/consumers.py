@@ -6,6 +6,10 @@ again whenever ``tournament.live.notify_scores_changed`` says scores changed
 or the client asks with ``{"type": "refresh"}``. Rows are built on the server from the database and hold
 public data only. Every incoming message is checked: anything but a small ``{"type": "refresh"}`` gets an
 error message and changes nothing.
+
+The socket also joins the event's announcement group (``event-<id>-announce``) and forwards each
+organizer's announcement as ``{"type": "announcement", "text", "at"}``, and sends the latest once after
+the first leaderboard: every event page shows it as a banner (docs/protocol.md).
 """
 
 from __future__ import annotations

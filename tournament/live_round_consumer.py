@@ -17,6 +17,7 @@ import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 
 from tournament.admin.scoping import in_events
@@ -43,8 +44,6 @@ def allowed_round(user, round_id: int) -> Round | None:
 
 def _fresh_user(user):
     """The user as the database has them now (a permission or staff flag removed since the socket opened)."""
-    from django.contrib.auth import get_user_model
-
     if user is None or not user.is_authenticated:
         return user
     return get_user_model().objects.filter(pk=user.pk).first()

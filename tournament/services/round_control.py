@@ -83,7 +83,8 @@ def _replace(seat: Seat, reserve: Player | None, actor, reason: str) -> Seat:
     if not reason:
         raise RoundError("Say why the player is replaced.")
     with transaction.atomic():
-        seat = Seat.objects.select_for_update().select_related("table__round__event", "player").get(pk=seat.pk)
+        seat = (Seat.objects.select_for_update(of=("self",)).select_related("table__round__event", "player")
+                .get(pk=seat.pk))
         round_ = seat.table.round
         if seat.is_bot:
             raise RoundError(f"Table {seat.table.number}, seat {seat.number + 1} is already a bot's.")

@@ -63,3 +63,33 @@ async def test_a_move_through_a_socket_nudges_the_watch_group_after_it_commits()
     assert {"type": "table.changed", "live_id": live.pk} in await received(layer, channel, 1.5)
     for s in sockets:
         await s.close()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_seat_whose_worker_died_nudges_the_watch_group(settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import LiveConnection
+    from games.services import presence
+
+    settings.LIVE_PRESENCE_HEARTBEAT = 0.05
+    settings.LIVE_PRESENCE_TTL = 0.1
+
+    def table():
+        game, _users = make_tournament_game(players=3)
+        live = open_tournament_table(game, get_preset("uno-official"), 3, "t", turn_seconds=0,
+                                     missed_turns_before_bot=0, seed=5, watch_group="round-dead-live")
+        LiveConnection.objects.create(live_game=live, seat=1, channel_name="dead.1",
+                                      last_seen=timezone.now() - timedelta(seconds=60))
+        return live
+    live = await database_sync_to_async(table)()
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("round-dead-live", channel)
+    beating = asyncio.get_running_loop().create_task(presence.heartbeat_forever())
+    try:
+        assert {"type": "table.changed", "live_id": live.pk} in await received(layer, channel, 1.0)
+    finally:
+        beating.cancel()

@@ -17,7 +17,7 @@ from django.db import DatabaseError, InterfaceError
 
 from games import database_calls, signals
 from games.models import LiveGame
-from games.services import presence, resync, snapshots, watchers
+from games.services import nudges, presence, resync, snapshots
 from games.services.broadcast import table_group_name
 
 logger = logging.getLogger(__name__)
@@ -244,7 +244,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                                                 {"type": "presence.changed", "connected": connected})
         except Exception:  # noqa: BLE001 - e.g. Redis is down; play goes on without the hint
             logger.warning("could not announce presence at live game %s", self.live_id, exc_info=True)
-        watchers.nudge_soon(self.watch_group, self.live_id)  # the organizer's live round view
+        nudges.nudge_soon(self.watch_group, self.live_id)  # the organizer's live round view
 
     async def announcement(self, message: dict) -> None:
         """An organizer's announcement to the event (group `announce_group`): shown as a banner."""

@@ -3,7 +3,7 @@
 Only an organizer of the round's event (or a superuser) with the permission to view rounds may open it;
 the same check is made again on every message and every update, so a socket whose user lost the event
 is closed (4403). The round's live tables nudge the group ``round-<id>-live`` after each change and each
-player arriving or leaving (`games.services.watchers`), and score changes reach it through the event's
+player arriving or leaving (`games.services.nudges`), and score changes reach it through the event's
 group; on each the consumer re-reads the round's compact summary (`tournament.services.live_round`) and
 sends it rendered, at most once a second. The only message it accepts is ``{"type": "refresh"}``; the
 organizer's actions are the page's forms (plain POSTs through the admin, permission-checked there).
@@ -115,7 +115,7 @@ class LiveRoundConsumer(AsyncJsonWebsocketConsumer):
         await self.changed()
 
     async def table_changed(self, message: dict) -> None:
-        """A table of the round changed, or a player arrived or left (`games.services.watchers`)."""
+        """A table of the round changed, or a player arrived or left (`games.services.nudges`)."""
         await self.changed()
 
     async def scores_changed(self, message: dict) -> None:

@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.models import LiveConnection, LiveGame
-from games.services import watchers
+from games.services import nudges
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ def connected_by_game(live_game_ids, now: datetime | None = None) -> dict[int, s
 
 
 def watch_groups(live_game_ids: list[int]) -> dict[int, str]:
-    """{live game id: its watch group} for the tables that have one (`games.services.watchers`)."""
+    """{live game id: its watch group} for the tables that have one (`games.services.nudges`)."""
     return dict(LiveGame.objects.filter(pk__in=live_game_ids).exclude(watch_group="")
                 .values_list("pk", "watch_group"))
 
@@ -128,7 +128,7 @@ async def heartbeat_forever() -> None:
             logger.warning("could not read the watch groups of live games %s", list(changed), exc_info=True)
             groups = {}
         for live_id, group in groups.items():
-            watchers.nudge_soon(group, live_id)  # the organizer's live round view: a seat went away
+            nudges.nudge_soon(group, live_id)  # the organizer's live round view: a seat went away
 
 
 _loops: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -2,7 +2,7 @@
 hands played, scores and the leader, the last change, the link to watch.
 
 Read in a fixed number of queries whatever the size of the round (the round's overview, the live tables,
-the open sockets); the view's socket re-reads it when the round's tables nudge it (`games.services.watchers`).
+the open sockets); the view's socket re-reads it when the round's tables nudge it (`games.services.nudges`).
 """
 
 from __future__ import annotations

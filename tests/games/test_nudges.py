@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from games.engine import get_preset
-from games.services import watchers
+from games.services import nudges
 from games.services.lifecycle import open_tournament_table
 from tests.games.factories import login_socket, make_tournament_game
 
@@ -32,13 +32,13 @@ async def test_many_nudges_inside_a_second_make_one_now_and_one_when_the_second_
     channel = await layer.new_channel()
     await layer.group_add("round-test-live", channel)
     for _ in range(10):  # before the first is sent: one nudge covers them all
-        watchers.nudge_soon("round-test-live", 7)
+        nudges.nudge_soon("round-test-live", 7)
     assert await received(layer, channel, 0.1) == [{"type": "table.changed", "live_id": 7}]
     for _ in range(5):  # inside the second after it: held back, then one
-        watchers.nudge_soon("round-test-live", 7)
+        nudges.nudge_soon("round-test-live", 7)
     assert await received(layer, channel, 0.2) == []
     assert await received(layer, channel, 0.6) == [{"type": "table.changed", "live_id": 7}]
-    watchers.nudge_soon("", 7)  # no group: nothing
+    nudges.nudge_soon("", 7)  # no group: nothing
     assert await received(layer, channel, 0.6) == []
 
 

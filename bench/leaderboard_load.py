@@ -1,5 +1,6 @@
 """Data for the leaderboard and bracket page load tests: a running event of N players at tables of 4, one
-game per table with H scored hands (bulk-created rows, as the live-game service would have written them);
+game per table with H scored hands and their live moves (bulk-created rows, as the live-game service would
+have written them; every player moved at their table, so took part);
 with ``--bracket``, round 1 then ends and round 2 is a bracket planned, created and started by the
 bracket services (tournament/services/brackets.py: the proposed field, stage one's tables seated and
 started), with H scored hands at every stage-one table.
@@ -36,7 +37,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def build(players: int, hands: int, seats: int = 4) -> str:
+def build(players: int, hands: int, seats: int = 4, no_shows: float = 0.0, moves_per_hand: int = 6) -> str:
+    """The event (see the module's docstring). Every seat's player made ``moves_per_hand`` moves of their
+    own per hand at the game's live table (the participation rule, tournament/services/participation.py),
+    except a ``no_shows`` share of the seats, for which the turn timer and a bot moved instead."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
     from django.db import transaction
@@ -80,7 +84,33 @@ def build(players: int, hands: int, seats: int = 4) -> str:
                                             points_won=sum(left.values()) if s is winner else 0))
         Hand.objects.bulk_update(hand_rows, ["winner"], batch_size=2000)
         HandScore.objects.bulk_create(score_rows, batch_size=5000)
+        live_moves(games, by_table, hands, moves_per_hand, no_shows, rng)
     return f"/events/{event.slug}/leaderboard/"
+
+
+def live_moves(games, by_table: dict[int, list], hands: int, per_hand: int, no_shows: float,
+               rng: random.Random) -> None:
+    """A live table per game and its moves, bulk-created: per hand a deal, then ``per_hand`` moves per seat,
+    the player's own or (for a no-show's seat) the timer's and a bot's."""
+    from games.models import LiveGame, LiveMove
+
+    lives = LiveGame.objects.bulk_create(
+        [LiveGame(kind=LiveGame.Kind.TOURNAMENT, game=g, title=f"game {g.pk}", preset="uno-official",
+                  seat_count=len(by_table[g.table_id]), state={}) for g in games], batch_size=2000)
+    rows = []
+    for live, game in zip(lives, games, strict=True):
+        absent = {s.number for s in by_table[game.table_id] if rng.random() < no_shows}
+        version = 0
+        for hand in range(hands):
+            version += 1
+            rows.append(LiveMove(live_game=live, version=version, hand_number=hand, actor=LiveMove.Actor.SYSTEM))
+            for turn in range(per_hand):
+                for seat in sorted(s.number for s in by_table[game.table_id]):
+                    version += 1
+                    actor = (LiveMove.Actor.PLAYER if seat not in absent else
+                             LiveMove.Actor.TIMER if turn == 0 else LiveMove.Actor.BOT)
+                    rows.append(LiveMove(live_game=live, version=version, hand_number=hand, seat=seat, actor=actor))
+    LiveMove.objects.bulk_create(rows, batch_size=5000)
 
 
 def score_hands(games, hands: int, rng: random.Random) -> None:

@@ -15,9 +15,9 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocke
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError
 
-from games import database_calls, signals
+from games import database_calls, signals, strict_json
 from games.models import LiveGame
-from games.services import nudges, presence, resync, snapshots
+from games.services import nudges, presence, resync, snapshots, watchers
 from games.services.broadcast import table_group_name
 
 logger = logging.getLogger(__name__)
@@ -54,14 +54,14 @@ class HealthConsumer(AsyncJsonWebsocketConsumer):
         )
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
-        if text_data is None or len(text_data) > 1024:
+        if text_data is None or utf8_size(text_data) > 1024:
             await self.send_json({"type": "error", "error": "send a JSON text message under 1 KiB"})
             return
         await super().receive(text_data=text_data)
 
     async def decode_json(self, text_data):
         try:
-            return json.loads(text_data)
+            return strict_json.loads(text_data)
         except ValueError:
             return None
 
@@ -76,16 +76,21 @@ class BadMessage(Exception):
     pass
 
 
+def utf8_size(text: str) -> int:
+    """The frame's size in bytes as it travelled (UTF-8), not in characters."""
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
 def parse_message(text_data: str | None, bytes_data: bytes | None) -> dict:
     """The message as a dict with checked fields, or `BadMessage` saying what is wrong."""
     if text_data is None:
         raise BadMessage("send JSON text frames, not binary data")
-    if len(text_data.encode()) > MAX_MESSAGE_BYTES:
+    if utf8_size(text_data) > MAX_MESSAGE_BYTES:
         raise BadMessage(f"message too large (limit {MAX_MESSAGE_BYTES} bytes)")
     try:
-        content = json.loads(text_data)
-    except ValueError:
-        raise BadMessage("message is not valid JSON") from None
+        content = strict_json.loads(text_data)
+    except ValueError as bad:
+        raise BadMessage(f"message is not valid JSON: {bad}") from None
     if not isinstance(content, dict):
         raise BadMessage('a message must be a JSON object such as {"type": "sync"}')
     kind = content.get("type")
@@ -181,6 +186,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     sent_version: int = 0  # the newest version this socket has been sent
     role: str = "spectator"  # as in the last state or update this socket was sent
     connected: list[int] = []  # seats with a player's socket open, as last heard
+    watching: bool = False  # opened as a spectator: counted in `games.services.watchers`
+    closed: bool = False  # the server closed this socket: nothing more is sent on it
     watch_group: str = ""  # told when a player arrives or leaves (LiveGame.watch_group)
     announce_group: str = ""  # the event's announcements (LiveGame.announce_group)
 
@@ -222,19 +229,61 @@ class GameConsumer(AsyncWebsocketConsumer):
         if state["seat"] is not None:
             await self.announce_presence(
                 await database_calls.run(presence.socket_opened, self.live_id, state["seat"], self.channel_name))
+        else:  # a spectator: counted among the table's watchers until the socket closes
+            self.watching = True
+            await database_calls.run(watchers.watcher_opened, self.live_id, self.channel_name)
         from games.services.timers import ensure_sweeper
 
         ensure_sweeper()
         presence.ensure_heartbeat()  # keeps this worker's presence rows fresh, clears those of dead workers
 
     async def disconnect(self, code) -> None:
-        if self.announce_group:
-            await self.channel_layer.group_discard(self.announce_group, self.channel_name)
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.leave_table()
+
+    async def close(self, code=None, reason=None) -> None:
+        """Close once, leaving the table first: from here on the socket is sent nothing more (a broadcast
+        handled before the server reports the disconnect would send on a closed socket), and its seat has
+        stopped counting as connected by the time the close frame goes out, even if that report never
+        comes."""
+        if self.closed:
+            return
+        self.closed = True
+        await self.leave_table()
+        await super().close(code=code, reason=reason)
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        if self.closed:
+            return
+        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+
+    async def leave_table(self) -> None:
+        """Leave the table's groups and drop this socket's presence (once: on close or on disconnect)."""
+        announce_group, self.announce_group = self.announce_group, ""
+        if announce_group:
+            try:
+                await self.channel_layer.group_discard(announce_group, self.channel_name)
+            except Exception:  # noqa: BLE001 - e.g. Redis is down: its group entries expire
+                logger.warning("could not leave the announcements of live game %s", self.live_id, exc_info=True)
+        group, self.group = self.group, None
+        if group is None:
+            return
+        try:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        except Exception:  # noqa: BLE001 - e.g. Redis is down: its group entries expire; presence still goes
+            logger.warning("could not leave the group of live game %s", self.live_id, exc_info=True)
+        if self.watching:  # opened without a seat: a watcher row, never a presence row
+            try:
+                await database_calls.run(watchers.watcher_closed, self.channel_name)
+            except DB_ERRORS:  # not refreshed by this worker any more: it stops counting within the TTL
+                logger.warning("could not drop a watcher of live game %s", self.live_id, exc_info=True)
+            return
+        try:
             was_player, connected = await database_calls.run(presence.socket_closed, self.live_id, self.channel_name)
-            if was_player:
-                await self.announce_presence(connected)
+        except DB_ERRORS:  # the row is no longer refreshed by this worker: it expires within the TTL
+            logger.warning("could not drop the presence of a socket at live game %s", self.live_id, exc_info=True)
+            return
+        if was_player:
+            await self.announce_presence(connected)
 
     async def announce_presence(self, connected: list[int]) -> None:
         """Tell the table which seats have a player's socket open (public: no card in it). A hint only:
@@ -297,7 +346,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         return len(self.recent)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
-        size = len(text_data) if text_data is not None else len(bytes_data or b"")
+        if self.closed:  # frames the client sent before it heard of the close
+            return
+        size = utf8_size(text_data) if text_data is not None else len(bytes_data or b"")
         if size > CLOSE_MESSAGE_BYTES:
             await self.close(code=CLOSE_TOO_LARGE, reason=f"message too large (limit {MAX_MESSAGE_BYTES} bytes)")
             return

@@ -169,6 +169,11 @@ class LiveMove(models.Model):
 
     class Meta:
         ordering = ["live_game", "version"]
+        indexes = [
+            # Who took part in a tournament round is decided by the players' own moves (tournament
+            # participation, games.services.first_moves): found without reading the timer's and bots' moves.
+            models.Index(fields=["live_game", "seat"], condition=Q(actor="player"), name="live_move_player_seat"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["live_game", "version"], name="unique_live_move_version"),
             models.UniqueConstraint(fields=["live_game", "seat", "client_move_id"],
@@ -199,3 +204,20 @@ class LiveConnection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.live_game} seat {self.seat}"
+
+
+class LiveWatcher(models.Model):
+    """An open spectator socket at a table (a socket without a seat): how many watch it.
+
+    Kept like `LiveConnection`: removed when the socket closes, `last_seen` refreshed by the worker holding
+    it (`games.services.watchers`, on presence's heartbeat); a row not refreshed for the presence TTL was
+    left by a worker that died and no longer counts (any live worker deletes it)."""
+
+    live_game = models.ForeignKey(LiveGame, on_delete=models.CASCADE, related_name="watchers")
+    channel_name = models.CharField(max_length=200, unique=True)
+    connected_at = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(null=True, blank=True, db_index=True,
+                                     help_text="Last heartbeat of the worker holding the socket.")
+
+    def __str__(self) -> str:
+        return f"watching {self.live_game}"

@@ -1,4 +1,5 @@
-"""What the live-match layer announces: a hand scored, a game finished at its target, a sweeper tick.
+"""What the live-match layer announces: a hand scored, a game finished at its target, a player's first own
+move, a sweeper tick; and what it asks (the latest announcement to show at a table).
 
 `games` never imports `tournament`; it sends these signals and whoever keeps scores listens (the tournament
 app's receivers, `tournament.receivers`, connected in `TournamentConfig.ready()`). Both are sent for every
@@ -41,6 +42,16 @@ Arguments: `live` (the locked `LiveGame`, already marked finished, not yet saved
 Sent inside the move's transaction so that the tournament game is finished (and its round and bracket
 move on) atomically with the move that ended it. A receiver may replace `live.game` with a fresher copy of
 the same tournament game (the table's snapshot then shows the game as the tournament now has it).
+"""
+
+first_own_move = Signal()
+"""A seat's first move made by its player themselves (not the turn timer or a takeover bot) in a live game.
+
+Arguments: `live_game` (the `LiveGame`, its tournament `game` loaded) and `seat` (the game seat). Sent by
+`games.services.first_moves` after the move has committed, at most once per seat and process: the game
+row's lock is not held for it, and a refused (rolled back) move announces nothing. The tournament's
+participation rule counts a player's own moves, so the first one can turn a "no-show" into a player who
+took part before any hand is scored.
 """
 
 sweep = Signal()

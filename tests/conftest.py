@@ -1,8 +1,27 @@
 import os
+from urllib.parse import urlparse
 
 import pytest
 
 from tests.browser import CHROMIUM_ARGS, chromium_path, unavailable
+from tests.protocol_schema import check_server_frame
+
+
+@pytest.fixture(autouse=True)
+def _server_frames_follow_the_protocol_schema(monkeypatch):
+    """Every text frame an application sends to a test's `WebsocketCommunicator` (`receive_from`,
+    `receive_json_from`, `receive_output`) is validated against docs/protocol.schema.json."""
+    from channels.testing import WebsocketCommunicator
+
+    receive_output = WebsocketCommunicator.receive_output
+
+    async def checked(self, timeout=1):
+        message = await receive_output(self, timeout)
+        if message.get("type") == "websocket.send" and message.get("text") is not None:
+            check_server_frame(self.scope["path"], message["text"])
+        return message
+
+    monkeypatch.setattr(WebsocketCommunicator, "receive_output", checked)
 
 
 @pytest.fixture
@@ -43,9 +62,40 @@ def chromium():
     except Exception as exc:  # noqa: BLE001 - any launch failure means "no browser here"
         manager.stop()
         unavailable(f"chromium at {path} did not start: {exc}")
+    frames: list[tuple[str, str]] = []  # (socket path, text) of every frame the site sent a page
+    _record_frames(browser, frames)
     yield browser
     browser.close()
     manager.stop()
+    for path, text in frames:  # every frame the pages received follows docs/protocol.schema.json
+        check_server_frame(path, text)
+
+
+def _record_frames(browser, frames: list[tuple[str, str]]) -> None:
+    """Record the websocket frames every page of every context of `browser` receives."""
+
+    def watch_page(page) -> None:
+        def watch_socket(socket) -> None:
+            path = urlparse(socket.url).path
+            socket.on("framereceived", lambda payload: frames.append((path, payload))
+                      if isinstance(payload, str) else None)
+
+        page.on("websocket", watch_socket)
+
+    new_context, new_page = browser.new_context, browser.new_page
+
+    def context_watched(*args, **kwargs):
+        context = new_context(*args, **kwargs)
+        context.on("page", watch_page)
+        return context
+
+    def page_watched(*args, **kwargs):
+        page = new_page(*args, **kwargs)
+        watch_page(page)
+        return page
+
+    browser.new_context = context_watched
+    browser.new_page = page_watched
 
 
 @pytest.fixture

@@ -66,6 +66,8 @@ PUBLIC = [
     ("round leaderboard", lambda w: reverse("round_leaderboard", args=[w["event"].slug, 1])),
     ("table", lambda w: reverse("table_detail", args=[w["event"].slug, w["game"].table_id])),
     ("player", lambda w: reverse("player_detail", args=[w["event"].slug, Player.objects.filter(event=w["event"])[0].pk])),
+    ("watch live", lambda w: reverse("watch", args=[w["event"].slug])),
+    ("watch list", lambda w: reverse("watch_fragment", args=[w["event"].slug])),
     ("play home", lambda w: reverse("games:play")),
     ("live table", lambda w: w["live"].get_absolute_url()),
     ("verify", lambda w: reverse("games:verify") + f"?game={w['live'].pk}"),
@@ -90,6 +92,17 @@ def test_a_practice_game_is_its_owners_only(world, role):
 
 
 STUDENT_PAGES = [("register", "get"), ("my_event", "get"), ("check_in", "post"), ("withdraw", "post")]
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_email_page_is_ones_own(world, role):
+    client = client_for(world, role)
+    response = client.get(reverse("account_email"))
+    if role == "anonymous":
+        assert response.status_code == 302 and reverse("login") in response["Location"]
+    else:
+        assert response.status_code == 200
+        assert response.context["user"] == world["users"][role]
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -121,6 +134,7 @@ def admin_urls(w):
         "game change": reverse("admin:tournament_game_change", args=[game.pk]),
         "standings": reverse("admin:tournament_event_standings_csv", args=[w["event"].pk]),
         "players": reverse("admin:tournament_player_changelist"),
+        "walk in": reverse("admin:tournament_player_walk_in"),
     }
 
 
@@ -131,7 +145,7 @@ def test_outsiders_get_no_admin_page_of_the_event(world, role):
         response = client.get(url)
         if role in ("anonymous", "unregistered", "other_table", "spectator"):
             assert response.status_code == 302 and reverse("admin:login") in response["Location"], (name, role)
-        elif name == "players":  # an organizer's own list: it must not show this event's players
+        elif name in ("players", "walk in"):  # an organizer's own pages: they must not show this event
             assert response.status_code in (200, 403), (name, role)
             assert b"Matrix cup" not in response.content, (name, role)
         else:
@@ -159,6 +173,13 @@ def test_outsiders_admin_actions_change_nothing(world, role):
                 {"action": "withdraw", "_selected_action": [a.player_id], "apply": "1", "reason": "x"})
     client.post(reverse("admin:tournament_round_changelist"), {"action": "delete_selected",
                                                                 "_selected_action": [round_.pk], "post": "yes"})
+    players = {p.pk: (p.roll_number, p.status, p.user_id) for p in Player.objects.all()}
+    for action, extra in [("free_roll_number", {}), ("reassign_roll_number", {"to": "loner"}),
+                          ("reinstate", {}), ("confirm_claim", {})]:
+        client.post(reverse("admin:tournament_player_changelist"),
+                    {"action": action, "_selected_action": [a.player_id], "apply": "1", "reason": "x", **extra})
+    client.post(urls["walk in"], {"event": world["event"].pk, "display_name": "Sneaky", "reason": "x"})
+    assert {p.pk: (p.roll_number, p.status, p.user_id) for p in Player.objects.all()} == players
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING and not Hand.objects.filter(game=game).exists()
     assert Player.objects.get(pk=a.player_id).status != Player.Status.WITHDRAWN

@@ -42,3 +42,15 @@ async def test_websocket_sees_the_logged_in_user(client, django_user_model):
     assert connected
     assert await communicator.receive_json_from() == {"type": "hello", "user": "asha"}
     await communicator.disconnect()
+
+
+async def test_the_health_socket_refuses_numbers_json_does_not_have():
+    communicator = WebsocketCommunicator(application, "/ws/health/", headers=ORIGIN)
+    await communicator.connect()
+    await communicator.receive_json_from()
+    for frame in ('{"type": "ping", "echo": NaN}', '{"type": "ping", "echo": 1e999}', "[" * 900):
+        await communicator.send_to(text_data=frame)
+        assert (await communicator.receive_json_from())["type"] == "error", frame
+    await communicator.send_json_to({"type": "ping", "echo": 1.5})
+    assert await communicator.receive_json_from() == {"type": "pong", "echo": 1.5}
+    await communicator.disconnect()

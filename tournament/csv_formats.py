@@ -19,7 +19,9 @@ from django.core.validators import validate_email
 
 ELIGIBILITY_COLUMNS = ("roll_number", "name", "email", "department", "programme", "year")
 REQUIRED_COLUMNS = ("roll_number", "name", "email", "department", "programme")  # year may be left out
-REQUIRED_FIELDS = ("roll_number", "name", "department", "programme")  # email and year cells may be empty
+# Cells that may not be empty. An empty e-mail: whoever registers with the roll number makes a claim an
+# organizer confirms; an empty year: not known.
+REQUIRED_FIELDS = ("roll_number", "name", "department", "programme")
 MAX_EXTRA_COLUMNS = 30
 MAX_EXTRA_CELL = 200
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024

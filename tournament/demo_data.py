@@ -8,6 +8,9 @@ a final table. Tables 1 and 2 of stage 1 have finished (their winners are marked
 and 4 play live (students' missed turns are taken over by bots, so they move on their own and the bracket
 page's scores change). An exhibition table of bots plays for anyone to watch.
 
+The registered students' e-mail addresses are verified already; the list's other 16 people are left for
+a newcomer to sign up as (sign-up mails a link that verifies the address).
+
 Idempotent and fast: running it again resets the demo passwords and adds nothing twice. Every demo user
 gets the same password hash (hashed once: hashing 25 passwords one by one would take seconds). Recorded
 scores are plausible hands from a seeded RNG; all names, e-mails and roll numbers are made up.
@@ -25,7 +28,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import LiveGame
-from tournament.models import EligibilityEntry, Event, Game, Hand, HandScore, Player, Round, Seat
+from tournament.models import (
+    EligibilityEntry,
+    Event,
+    Game,
+    Hand,
+    HandScore,
+    Player,
+    Round,
+    Seat,
+    VerifiedEmail,
+)
 from tournament.services import brackets, rounds
 from tournament.services.game_end import finish_round_if_done
 from tournament.services.live_tables import exhibition_table
@@ -61,6 +74,8 @@ class DemoLogins:
     event: str = EVENT_NAME
     exhibition_url: str = ""
     bracket_url: str = ""
+    newcomer_email: str = ""  # on the list, not registered: what a newcomer can sign up with
+    newcomer_roll_number: str = ""
 
 
 def _people() -> list[dict]:
@@ -76,6 +91,26 @@ def _people() -> list[dict]:
             "username": STUDENTS[index][0] if index < len(STUDENTS) else f"{first}{surname}".lower(),
         })
     return people
+
+
+def student_logins() -> list[tuple[str, str]]:
+    """(username, name) of every registered demo student, in the order they are made (all share the demo
+    password). The README lists them all; a test keeps the two the same."""
+    return [(p["username"], p["name"]) for p in _people()[:REGISTERED]]
+
+
+def readme_logins() -> str:
+    """The README's list of demo logins (Markdown), generated from the same data as the demo."""
+    per_row = 3
+    students = student_logins()
+    lines = [f"Every login's password is `{DEMO_PASSWORD}`. The organizer of {EVENT_NAME} (who also has `/admin/`)",
+             f"is `{ORGANIZER}`; its {len(students)} registered students are:", "",
+             "| login | name " * per_row + "|", "|---|---" * per_row + "|"]
+    for start in range(0, len(students), per_row):
+        row = students[start:start + per_row]
+        lines.append("".join(f"| `{username}` | {name} " for username, name in row)
+                     + "| | " * (per_row - len(row)) + "|")
+    return "\n".join(lines)
 
 
 @transaction.atomic
@@ -113,7 +148,14 @@ def load_demo() -> DemoLogins:
         for p in registered if p["username"] not in existing
     ])
     User.objects.filter(username__in=[p["username"] for p in registered]).update(password=password)
+    for p in registered[:len(STUDENTS)]:  # the demo logins, made above without an address
+        User.objects.filter(username=p["username"], email="").update(email=p["email"])
     users = {u.username: u for u in User.objects.filter(username__in=[p["username"] for p in registered])}
+    verified = set(VerifiedEmail.objects.filter(user__in=users.values()).values_list("user_id", flat=True))
+    VerifiedEmail.objects.bulk_create([  # the demo's students have verified their addresses already
+        VerifiedEmail(user=user, email=user.email, verified_at=timezone.now())
+        for user in users.values() if user.pk not in verified
+    ])
     already = set(Player.objects.filter(event=event).values_list("user_id", flat=True))
     now = timezone.now()
     Player.objects.bulk_create([
@@ -132,7 +174,8 @@ def load_demo() -> DemoLogins:
 
     return DemoLogins(ORGANIZER, [name for name, _ in STUDENTS], DEMO_PASSWORD,
                       exhibition_url=exhibition.get_absolute_url(),
-                      bracket_url=reverse("bracket", args=[event.slug, bracket.number]))
+                      bracket_url=reverse("bracket", args=[event.slug, bracket.number]),
+                      newcomer_email=people[REGISTERED]["email"], newcomer_roll_number=people[REGISTERED]["roll_number"])
 
 
 def _open_exhibition_table(event: Event):

@@ -12,13 +12,13 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
-from tournament.models import Event
+from tournament.models import Event, VerifiedEmail
 
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(
-        help_text="Use the address your department has for you: it fills in your registration and "
-        "lets you reset a forgotten password."
+        help_text="Use the address your department has for you: we mail a link to verify it, and "
+        "registering for an event with a list needs it."
     )
 
     class Meta(UserCreationForm.Meta):
@@ -31,8 +31,9 @@ class SignupForm(UserCreationForm):
         self.helper.add_input(Submit("submit", "Sign up", css_class="w-100"))
 
     def clean_email(self) -> str:
+        """Refused when an account has verified this address (an unverified claim of it blocks nobody)."""
         email = self.cleaned_data["email"].strip()
-        if get_user_model().objects.filter(email__iexact=email).exists():
+        if VerifiedEmail.objects.filter(email__iexact=email).exists():
             raise forms.ValidationError(
                 "An account with this e-mail already exists. Log in, or reset its password."
             )

@@ -39,9 +39,13 @@ def notify_scores_changed(event: Event) -> None:
     be rolled back; outside a transaction it is sent at once. A channel layer that cannot be reached
     is logged, never raised: the scores are saved and the pages still show them.
     """
+    notify_event_scores_changed(event.pk)
+
+
+def notify_event_scores_changed(event_id: int) -> None:
+    """``notify_scores_changed`` for an event known by its id."""
     from tournament.standings_cache import record_change
 
-    event_id = event.pk
     record_change(event_id)
     transaction.on_commit(lambda: _send_scores_changed(event_id))
 

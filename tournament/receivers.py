@@ -9,7 +9,7 @@ from datetime import datetime
 
 from games import engine, signals
 from games.models import LiveGame
-from tournament.services import announcements, live_results, time_limits
+from tournament.services import announcements, live_results, participation, time_limits
 
 
 def hand_scored(sender, *, live: LiveGame, result: engine.HandResult, started_at: datetime | None,
@@ -43,6 +43,8 @@ def connect() -> None:
     """Connect the receivers (once: the dispatch uids make a second call do nothing)."""
     signals.hand_scored.connect(hand_scored, sender=LiveGame, dispatch_uid="tournament.hand_scored")
     signals.game_finished.connect(game_finished, sender=LiveGame, dispatch_uid="tournament.game_finished")
+    signals.first_own_move.connect(participation.on_first_own_move, sender=LiveGame,
+                                   dispatch_uid="tournament.first_own_move")
     signals.sweep.connect(sweep, sender=LiveGame, dispatch_uid="tournament.sweep")
     signals.latest_announcement.connect(latest_announcement, sender=LiveGame,
                                         dispatch_uid="tournament.latest_announcement")

@@ -16,6 +16,11 @@ Tiebreak order (also shown on the leaderboard page, see ``TIEBREAK_ORDER``):
 5. display name (alphabetical, case-insensitive) — for the order of the listing only.
 
 Players equal on 1–4 share a rank (standard competition ranking: 1, 2, 2, 4).
+
+Before all of these comes participation (``tournament.services.participation``): everyone who took part
+(by their own moves, or a hand an organizer recorded by hand) ranks above every no-show (seated, but only
+the turn timer or a bot played for them), who rank above registrants never seated. Points a bot scored for
+a no-show still order the no-shows among themselves.
 """
 
 from __future__ import annotations
@@ -24,10 +29,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from django.db.models import Count, Exists, F, OuterRef, Q, Sum
+from django.db.models import Count, F, Q, Sum
 
 if TYPE_CHECKING:
     from tournament.models import Event, Round
+
+# As in tournament.services.participation (not imported here: this half stays free of the database).
+PARTICIPATION_ORDER = {"played": 0, "no_show": 1, "not_seated": 2}
+PARTICIPATION_LABELS = {"played": "", "no_show": "no-show", "not_seated": "not seated"}
 
 TIEBREAK_ORDER = (
     "most points won",
@@ -49,10 +58,17 @@ class StandingRow:
     points_left: int = 0
     status: str = "registered"
     rank: int = 0
+    participation: str = "played"  # "played", "no_show" or "not_seated" (tournament.services.participation)
 
-    def tiebreak_key(self) -> tuple[int, int, int, int]:
-        """The values that decide the rank; equal keys share a rank."""
-        return (-self.points_won, -self.games_won, -self.hands_won, self.points_left)
+    def tiebreak_key(self) -> tuple[int, int, int, int, int]:
+        """The values that decide the rank; equal keys share a rank. Participation comes first."""
+        return (PARTICIPATION_ORDER.get(self.participation, 0), -self.points_won, -self.games_won,
+                -self.hands_won, self.points_left)
+
+    @property
+    def participation_label(self) -> str:
+        """The mark a leaderboard shows after the name: "no-show", "not seated" or nothing."""
+        return PARTICIPATION_LABELS.get(self.participation, "")
 
     def as_public_dict(self) -> dict:
         return {
@@ -64,6 +80,8 @@ class StandingRow:
             "hands_won": self.hands_won,
             "points_left": self.points_left,
             "status": self.status,
+            "participation": self.participation,
+            "participation_label": self.participation_label,
         }
 
 
@@ -88,25 +106,28 @@ def compute_standings(event: Event, round: Round | None = None) -> list[Standing
     Tiebreak order: most points won, then most games won, then most hands won, then fewest points left
     in hand; players equal on all four share a rank and are listed by display name.
 
+    Participation ranks first (see the module's docstring): a row's ``participation`` says whether the
+    player took part in the scope, was a no-show there, or was never seated there.
+
     Who is listed: for the event, every player still in it (registered or checked in) and everyone who
     held a seat in any of its rounds (so a player who withdrew after playing keeps their line); for a
     round, every player seated in that round. Bots are never listed.
 
-    Always three queries (players, hand aggregates, games won), however many players there are: the
-    sums and counts are computed by the database, grouped by player.
+    Always three queries (players with who took part, hand aggregates, games won), however many players
+    there are: the sums, counts and participation are computed by the database.
     """
-    from tournament.models import Game, HandScore, Player, Seat
+    from tournament.models import Game, HandScore, Player
+    from tournament.services import participation
 
-    seat_scope = Q(table__round__event=event) if round is None else Q(table__round=round)
-    seated = Seat.objects.filter(seat_scope, player=OuterRef("pk"))
-    players = Player.objects.filter(event=event)
+    scope = {"event_id": event.pk} if round is None else {"round_": round}
+    players = Player.objects.filter(event=event).annotate(
+        was_seated=participation.as_flag(participation.seated(**scope)),
+        took_part=participation.as_flag(participation.took_part(**scope)))
     if round is None:
-        players = players.filter(
-            Q(status__in=[Player.Status.REGISTERED, Player.Status.CHECKED_IN]) | Q(Exists(seated))
-        )
+        players = players.filter(Q(status__in=[Player.Status.REGISTERED, Player.Status.CHECKED_IN]) | Q(was_seated=True))
     else:
-        players = players.filter(Exists(seated))
-    player_rows = list(players.values_list("pk", "display_name", "status"))
+        players = players.filter(was_seated=True)
+    player_rows = list(players.values_list("pk", "display_name", "status", "was_seated", "took_part"))
 
     score_scope = (
         Q(seat__table__round__event=event, seat__player__isnull=False)
@@ -139,7 +160,7 @@ def compute_standings(event: Event, round: Round | None = None) -> list[Standing
     )
 
     rows = []
-    for player_id, display_name, status in player_rows:
+    for player_id, display_name, status, was_seated, took in player_rows:
         totals = hand_totals.get(player_id, {})
         rows.append(
             StandingRow(
@@ -150,6 +171,7 @@ def compute_standings(event: Event, round: Round | None = None) -> list[Standing
                 hands_won=totals.get("hands_won") or 0,
                 points_left=totals.get("points_left") or 0,
                 status=status,
+                participation=participation.participation_of(took, was_seated),
             )
         )
     return rank_standings(rows)

@@ -410,4 +410,4 @@ def standings(event: Event, version: Version, round: Round | None = None) -> lis
 
 def _row_values(row: StandingRow) -> tuple:
     return (row.player_id, row.display_name, row.points_won, row.games_won, row.hands_won, row.points_left,
-            row.status, row.rank)
+            row.status, row.rank, row.participation)

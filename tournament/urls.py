@@ -4,6 +4,7 @@ from tournament import views
 from tournament.views.api import my_tables
 from tournament.views.bracket import bracket, bracket_fragment
 from tournament.views.live_tables import next_table, tournament_game
+from tournament.views.watch import watch_list, watch_list_fragment
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -16,6 +17,8 @@ urlpatterns = [
     path("events/<slug:slug>/rounds/<int:number>/bracket/", bracket, name="bracket"),
     path("events/<slug:slug>/rounds/<int:number>/bracket/fragment/", bracket_fragment, name="bracket_fragment"),
     path("events/<slug:slug>/tables/<int:table_id>/", views.table_detail, name="table_detail"),
+    path("events/<slug:slug>/watch/", watch_list, name="watch"),
+    path("events/<slug:slug>/watch/list/", watch_list_fragment, name="watch_fragment"),
     path("events/<slug:slug>/players/<int:player_id>/", views.player_detail, name="player_detail"),
     path("events/<slug:slug>/register/", views.register, name="register"),
     path("events/<slug:slug>/me/", views.my_event, name="my_event"),

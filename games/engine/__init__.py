@@ -31,6 +31,7 @@ from .play import apply
 from .presets import PRESET_CHOICES, PRESETS, get_preset
 from .rules import RuleSet
 from .scoring import HandScore, points_in_hands, score_hand
+from .situation import situation
 from .state import HandState
 from .views import spectator_view, view_for
 
@@ -40,5 +41,5 @@ __all__ = [
     "replay", "start_hand", "arrange_deck", "deck_codes", "EngineError", "IllegalAction", "MalformedAction",
     "RuleError", "Event", "Game", "HandResult", "legal_actions", "legal_moves", "step", "apply", "PRESETS", "PRESET_CHOICES",
     "get_preset", "RuleSet",
-    "HandScore", "points_in_hands", "score_hand", "HandState", "spectator_view", "view_for",
+    "HandScore", "points_in_hands", "score_hand", "situation", "HandState", "spectator_view", "view_for",
 ]

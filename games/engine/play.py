@@ -230,6 +230,17 @@ def _boo_blue(state: HandState, seat: int, out: bool, events: list[Event]) -> No
         draw_cards(state, o, 2, "boo_blue", events)
 
 
+def _shield_back(state: HandState, seat: int, events: list[Event]) -> None:
+    """A Shield that was its player's last card: the pending total goes back and is drawn at once (000: "The
+    player who last played the Draw 2 or Draw 4 card against you must draw those number of cards")."""
+    target, total = state.pending_from, state.pending
+    state.pending = 0
+    state.pending_from = -1
+    state.resume_after = -1
+    events.append(Event("shielded", {"seat": seat, "to": target, "total": total}))
+    draw_cards(state, target, total, "draw_card", events)
+
+
 def _xray(state: HandState, seat: int, events: list[Event]) -> None:
     shown = []
     n = state.seats
@@ -339,6 +350,8 @@ def _do_play(state: HandState, seat: int, card: int, colour: int, guilty: bool, 
             total = state.pending + amount
             state.pending = 0
             draw_cards(state, victim, total, "draw_card", events)
+        elif kind == SHIELD and state.pending and rules.shield_out_sends_back:
+            _shield_back(state, seat, events)
         elif kind == DEAD_RED:
             _dead_red(state, seat, True, events)
         elif kind == BOO_BLUE:

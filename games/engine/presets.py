@@ -13,7 +13,7 @@ UNO_OFFICIAL = RuleSet(
 
 UNO_400 = RuleSet(
     preset="uno-400", deck="uno", hand_size=7, max_players=10, target=400, uno_penalty=2,
-    wd4_restriction="color_or_number", challenge=True, first_card_wd4="return", first_card_draw2="draw",
+    wd4_restriction="color", challenge=True, first_card_wd4="return", first_card_draw2="draw",
     first_card_reverse="dealer_right_first",
 )
 
@@ -26,6 +26,7 @@ UNO_CLASSROOM = RuleSet(
 OCHO_PLATO = RuleSet(
     preset="ocho-plato", deck="plato", hand_size=8, max_players=4, target=500, uno_call=False, uno_penalty=0,
     wd4_restriction="none", challenge=False, stacking="draw2_draw4", first_card_draw2="draw_and_skip",
+    shield_out_sends_back=True,
 )
 
 OCHO_CARDS = RuleSet(

@@ -89,6 +89,10 @@ class RuleSet:
     first_card_reverse: str = _opt("dealer_right_first", "A Reverse turned up first: direction reverses and "
                                    "'dealer_right_first' plays first, or 'dealer_first' (then the dealer's "
                                    "right).", ("dealer_right_first", "dealer_first"))
+    shield_out_sends_back: bool = _opt(False, "A Shield played as a player's last card still sends the pending "
+                                       "draw total back: the player who last played a draw card against them "
+                                       "draws it before the hand is scored (and those cards count); off: the "
+                                       "hand ends and the total is dropped.")
     dead_red_hits_player: bool = _opt(True, "Dead Red also makes the player who played it draw 2 if they hold "
                                       "no red card.")
     boo_blue_counts_player: bool = _opt(True, "The player of a Boo Blue counts when finding the player(s) "

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from games import engine, signals
 from games.models import LiveGame, LiveMove
-from games.services import broadcast, deadlines, fairness, live_rows, nudges, snapshots
+from games.services import broadcast, deadlines, fairness, first_moves, live_rows, nudges, snapshots
 from games.services.seats import SeatHolder, hand_seat_of, seat_holders, seat_of_user, turn_game_seat
 
 # Error codes, as in docs/protocol.md.
@@ -127,8 +127,10 @@ def _submit_locked(live_game_id: int, user, version: Any, action: Any, client_mo
         if game.hand is None or game.hand.over:
             raise MoveRefused(ILLEGAL, "the hand is over; the next hand is dealt in a moment", live.version)
         _player_is_back(live, seat)
-        return apply_locked(live, game, holders, seat, parsed, LiveMove.Actor.PLAYER, user=user,
+        done = apply_locked(live, game, holders, seat, parsed, LiveMove.Actor.PLAYER, user=user,
                             client_move_id=client_move_id, via_token=via_token)
+        first_moves.after_player_move(live, seat, done.version)
+        return done
     except MoveRefused as refused:
         if refused.code != ALREADY_PLAYED and client_move_id and LiveMove.objects.filter(
                 live_game=live, seat=seat, client_move_id=client_move_id).exists():

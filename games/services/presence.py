@@ -5,6 +5,7 @@ disconnect, so rows carry a heartbeat: every worker refreshes `last_seen` of the
 sockets every `LIVE_PRESENCE_HEARTBEAT` seconds (`heartbeat_forever`, started by the first socket), and a
 row not refreshed for `LIVE_PRESENCE_TTL` seconds counts as gone. Any live worker deletes such rows and
 tells their tables the new presence, so a seat whose worker died shows "away" within about the TTL.
+The same heartbeat keeps the spectator sockets' rows (`games.services.watchers`).
 """
 
 from __future__ import annotations
@@ -105,12 +106,17 @@ async def heartbeat_forever() -> None:
     """Beat until cancelled; tell each table that lost a stale row which seats are connected."""
     from channels.layers import get_channel_layer
 
+    from games.services import watchers
     from games.services.broadcast import table_group_name
+
+    def beat_all() -> dict[int, list[int]]:
+        watchers.beat()  # the spectator sockets' rows (how many watch each table) share the heartbeat
+        return beat()
 
     while True:
         await asyncio.sleep(heartbeat_seconds())
         try:
-            changed = await database_sync_to_async(beat)()
+            changed = await database_sync_to_async(beat_all)()
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - e.g. the database restarting: the next beat tries again

@@ -39,6 +39,12 @@ function buildRow(row, previous) {
     note.textContent = ` (${row.status})`;
     name.append(" ", note);
   }
+  if (row.participation_label) {
+    const mark = document.createElement("span");
+    mark.className = "badge text-bg-secondary participation";
+    mark.textContent = row.participation_label;
+    name.append(" ", mark);
+  }
   tr.appendChild(name);
   for (const key of NUMBERS) tr.appendChild(cell(row[key], "text-end"));
   if (previous && previous !== tr.textContent) tr.classList.add("changed");

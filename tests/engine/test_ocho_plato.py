@@ -13,6 +13,7 @@ from games.engine import (
     legal_actions,
     new_hand,
     score_hand,
+    situation,
     spectator_view,
     view_for,
 )
@@ -75,6 +76,50 @@ def test_shield_sends_the_pile_back_and_is_wild():
     apply(state, Draw(1))
     assert len(state.hands[1]) == 5
     assert state.turn == 0  # play goes on after the Shield's player
+
+
+def test_a_shield_played_as_the_last_card_still_sends_the_draws_back():
+    """000: "Blocks any Draw 2 or Draw 4 cards played against you. The player who last played the Draw 2 or
+    Draw 4 card against you must draw those number of cards." Going out on the Shield does not cancel that:
+    the cards are drawn before the hand is scored, and they count."""
+    state = situation(PLATO, [["R2", "R3"], ["GD2", "G2"], ["SH"]], "G5", turn=1, draws=["R9", "B9"])
+    apply(state, Play(1, "GD2"))
+    assert state.pending == 2 and state.turn == 2
+    events = apply(state, Play(2, "SH", "R"))
+    assert [e.kind for e in events] == ["played", "shielded", "drew", "hand_over"]
+    assert events[1].data == {"seat": 2, "to": 1, "total": 2}
+    assert state.hand_codes(1) == ["G2", "R9", "B9"]
+    assert state.over and state.winner == 2 and state.pending == 0
+    assert events[-1].data["points_left"] == [2 + 3, 2 + 9 + 9, 0]
+    assert score_hand(state).points_won == (0, 0, 25)
+
+
+def test_a_shield_sent_back_as_the_last_card_goes_to_the_seat_that_shielded():
+    """000: "A Shield ... can also deflect another Shield": the last Shield sends the total to the player
+    who last sent it."""
+    state = situation(PLATO, [["GD2", "SH"], ["SH", "R2"], ["Y1"]], "G5", turn=0)
+    apply(state, Play(0, "GD2"))
+    apply(state, Play(1, "SH", "B"))  # sent back to seat 0, who shields it back with the last card
+    assert state.turn == 0 and state.pending == 2
+    events = apply(state, Play(0, "SH", "Y"))
+    assert events[1].data == {"seat": 0, "to": 1, "total": 2}
+    assert len(state.hands[1]) == 1 + 2 and state.winner == 0
+
+
+def test_the_shield_option_off_and_rules_stored_before_it():
+    """`shield_out_sends_back` is on in ocho-plato only; rules stored without it (hands played before the
+    option existed) read it as off, so those hands replay as they were played."""
+    rules = get_preset(PLATO)
+    assert rules.shield_out_sends_back
+    assert not any(get_preset(p).shield_out_sends_back for p in ("uno-official", "uno-400", "uno-classroom",
+                                                                 "ocho-cards"))
+    old = rules.to_dict()
+    del old["shield_out_sends_back"]
+    stored = type(rules).from_dict(old)
+    assert stored.shield_out_sends_back is False
+    state = situation(stored, [["R2", "R3"], ["GD2", "G2"], ["SH"]], "G5", turn=2, pending=2, pending_from=1)
+    events = apply(state, Play(2, "SH", "R"))
+    assert [e.kind for e in events] == ["played", "hand_over"] and state.hand_codes(1) == ["GD2", "G2"]
 
 
 def test_shield_deflects_a_shield():

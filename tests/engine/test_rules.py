@@ -140,3 +140,25 @@ def test_dealer_draw_is_random_sample():
                 r1, r2 = random.Random(seed), random.Random(seed)
                 assert _sample(r2, population, k) == r1.sample(population, k)
                 assert r1.getstate() == r2.getstate()
+
+
+def test_the_rules_doc_table_lists_every_option_with_each_presets_value():
+    """docs/rules.md "Options per preset": one row per option, the presets' values in its columns."""
+    import re
+    from pathlib import Path
+
+    from games.engine import PRESETS
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text()
+    text = text[text.index("## Options per preset"):]
+    text = text[:text.index("\n## ")]
+    header = re.search(r"^\| option \| meaning \|(.*)\|$", text, re.M)
+    columns = [c.strip().strip("`") for c in header.group(1).split("|")]
+    rows = {m.group(1): [c.strip() for c in m.group(2).split("|")]
+            for m in re.finditer(r"^\| `(\w+)` \| [^|]+ \|(.*)\|$", text, re.M)}
+    for option in RuleSet.options():
+        assert option["name"] in rows, f"docs/rules.md has no row for {option['name']}"
+        for preset, shown in zip(columns, rows[option["name"]], strict=True):
+            value = getattr(PRESETS[preset], option["name"])
+            expected = str(value).lower() if isinstance(value, bool) else str(value)
+            assert shown == expected, f"docs/rules.md: {option['name']} in {preset} is {value}, not {shown}"

@@ -13,6 +13,7 @@ from games.engine import (
     apply,
     get_preset,
     new_hand,
+    situation,
 )
 
 from .helpers import deal
@@ -95,16 +96,29 @@ def test_400_target_and_uno_penalty_two():
     assert len(state.hands[1]) == 3
 
 
-def test_400_wild_draw_4_colour_or_number():
-    """003: "The player can only play this card when they don't have a card in their HAND that matches the
-    color/number of the card previously played." (001 checks the colour only)"""
-    hands = [["R1", "R2", "R3"], ["WD4", "B5", "R7"], ["Y1", "Y2", "Y3"]]
-    state = deal("uno-400", hands, ["G5"])
-    apply(state, Play(1, "WD4", "B"))
-    assert state.wd4_guilty is True
-    state = deal("uno-official", hands, ["G5"])
+def test_400_wild_draw_4_bluff_is_decided_by_the_colour_alone():
+    """003: "Note: A Player may play a " *Wild Draw Four* " card even if they have a matching number or word
+    card of a different color in their hand." So in uno-400 the challenge finds a player guilty only for
+    holding a card of the colour in play, as in 001."""
+    rules = get_preset("uno-400")
+    assert rules.wd4_restriction == "color"
+    number = [["R1", "R2", "R3"], ["WD4", "B5", "R7"], ["Y1", "Y2", "Y3"]]  # B5 matches the number only
+    state = deal("uno-400", number, ["G5"])
     apply(state, Play(1, "WD4", "B"))
     assert state.wd4_guilty is False
-    state = deal("uno-official", hands, ["G5"], wd4_restriction="color_or_number")
+    events = apply(state, Challenge(2))
+    assert events[0].data["guilty"] is False and len(state.hands[2]) == 3 + 6  # the challenger lost
+    word = [["R1", "R2", "R3"], ["WD4", "BS", "R7"], ["Y1", "Y2", "Y3"]]  # a Skip on a Skip: a matching word
+    state = situation("uno-400", word, "GS", turn=1)  # (a Skip turned up would skip seat 1)
+    apply(state, Play(1, "WD4", "B"))
+    assert state.wd4_guilty is False
+    colour = [["R1", "R2", "R3"], ["WD4", "G7", "R7"], ["Y1", "Y2", "Y3"]]  # G7: the colour in play
+    state = deal("uno-400", colour, ["G5"])
+    apply(state, Play(1, "WD4", "B"))
+    assert state.wd4_guilty is True
+    events = apply(state, Challenge(2))
+    assert events[0].data["guilty"] is True and len(state.hands[1]) == 2 + 4
+    # the other reading of 003 (its restriction sentence alone) stays an option
+    state = deal("uno-400", number, ["G5"], wd4_restriction="color_or_number")
     apply(state, Play(1, "WD4", "B"))
     assert state.wd4_guilty is True

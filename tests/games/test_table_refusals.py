@@ -92,6 +92,17 @@ async def test_a_player_cannot_act_for_another_seat_nor_a_spectator_at_all():
     ('{"type": "move", "version": 1, "action": {"type": "draw", "card": "R1"}}', "unexpected field(s) for 'draw'"),
     ('{"type": "move", "version": 1, "action": {"type": "catch", "target": "x"}}', "'target' must be a seat"),
     ('{"type": "ping", "echo": "' + "x" * 5000 + '"}', "message too large (limit 4096 bytes)"),
+    # 4,096 bytes counted in UTF-8: 2,000 characters of 3 bytes each are too large
+    ('{"type": "ping", "echo": "' + "\u20ac" * 2000 + '"}', "message too large (limit 4096 bytes)"),
+    # Nested arrays under the size limit: Python's parser recursed once per level (RecursionError).
+    ("[" * 1500, "nested more than 16 levels deep"),
+    ('{"type": "ping", "echo": ' + "[" * 1500 + "]" * 1500 + "}", "nested more than 16 levels deep"),
+    # Numbers JSON does not have (JavaScript's JSON.parse cannot read them back in a pong).
+    ('{"type": "ping", "echo": NaN}', "NaN is not a JSON number"),
+    ('{"type": "ping", "echo": Infinity}', "Infinity is not a JSON number"),
+    ('{"type": "ping", "echo": -Infinity}', "-Infinity is not a JSON number"),
+    ('{"type": "ping", "echo": 1e999}', "the number 1e999 is too large"),
+    ('{"type": "ping", "echo": [-1E400]}', "the number -1E400 is too large"),
 ])
 async def test_malformed_messages_get_an_error_naming_the_problem(frame, expected):
     game, live, users, sockets, states = await setup_table()

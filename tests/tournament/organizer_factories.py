@@ -33,6 +33,16 @@ def make_user(username: str | None = None, **fields):
     return get_user_model().objects.create(username=username, password=_password_hash(), **fields)
 
 
+def make_verified_user(username: str | None = None, email: str | None = None, **fields):
+    """A student account whose e-mail address is verified (as after opening the sign-up link)."""
+    from tournament.services.email_verification import mark_verified
+
+    username = username or f"user{next(_counter)}"
+    user = make_user(username, email=email or f"{username}@students.example", **fields)
+    mark_verified(user)
+    return user
+
+
 def make_organizer_of(event: Event, username: str | None = None):
     user = make_user(username or f"org{next(_counter)}")
     make_organizer(user, event)

@@ -40,6 +40,12 @@ def test_the_page_draws_stages_tables_seeds_and_who_went_on(client):
     assert 'id="champion"' in fragment and "<html" not in fragment
     assert "🏆" in fragment
     assert "projector" in client.get(url, {"projector": "1"}).content.decode().split("<main")[1][:300]
+    projector = client.get(url, {"projector": "1"}).content.decode()
+    assert "navbar" not in projector and "/accounts/login/" not in projector and "Log in" not in projector
+    client.force_login(organizer)  # a logged-in reader's page is filled with their parts: still no chrome
+    projector = client.get(url, {"projector": "1"}).content.decode()
+    assert "navbar" not in projector and "Log out" not in projector and "/admin/" not in projector
+    client.logout()
     event_page = client.get(reverse("event_detail", args=[event.slug])).content.decode()
     assert url in event_page
 

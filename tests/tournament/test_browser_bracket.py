@@ -56,6 +56,12 @@ def test_projector_mode_puts_stages_side_by_side_in_large_type(live_server, page
     assert second["x"] > first["x"] and abs(second["y"] - first["y"]) < 5
     size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.bracket-seats li')).fontSize)")
     assert size >= 20
+    # Nothing of the site's chrome on the big screen: no navigation bar, no log-in or sign-up link.
+    assert page.locator("nav.navbar").count() == 0
+    assert page.get_by_role("link", name="Log in").count() == 0
+    assert page.get_by_role("link", name="Sign up").count() == 0
+    page.goto(f"{live_server.url}/events/{event.slug}/rounds/2/bracket/")
+    assert page.locator("nav.navbar").is_visible() and page.get_by_role("link", name="Log in").is_visible()
 
 
 # ---- over the event's websocket, as at the venue: the final's game is played live to its end ----------

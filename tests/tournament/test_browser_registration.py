@@ -1,8 +1,12 @@
-"""A real headless Chromium on a phone: an eligible student signs up, registers for an event, and once
-the organizers have seated the round sees their table and seat on "my event"."""
+"""A real headless Chromium on a phone: an eligible student signs up, verifies their e-mail address with
+the mailed link, registers for an event, and once the organizers have seated the round sees their table
+and seat on "my event"."""
+
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core import mail
 
 from tests.tournament.standings_data import make_players, seat_round
 from tournament.models import EligibilityEntry, Event, Player, Round
@@ -10,7 +14,10 @@ from tournament.models import EligibilityEntry, Event, Player, Round
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_student_signs_up_registers_and_finds_their_seat(live_server, page):
+def test_student_signs_up_registers_and_finds_their_seat(live_server, page, monkeypatch):
+    from tournament.services import email_verification
+
+    monkeypatch.setattr(email_verification, "RESEND_SECONDS", 0)  # she asks for the link again at once
     event = Event.objects.create(
         name="Chematoodlon Ocho", slug="chematoodlon", rules_preset="ocho-plato",
         status=Event.Status.REGISTRATION, eligibility=Event.Eligibility.LIST,
@@ -36,8 +43,26 @@ def test_student_signs_up_registers_and_finds_their_seat(live_server, page):
 
     # Back on the registration form, prefilled from the eligibility list through the e-mail.
     assert page.url.endswith("/events/chematoodlon/register/")
+    assert "We mailed a link to asha@ju.example" in page.content()
     assert page.input_value("#id_roll_number") == "CHE2201"
     assert page.input_value("#id_display_name") == "Asha Sen"
+    page.fill("#id_display_name", "Asha")
+    page.get_by_role("button", name="Register").click()
+
+    # Not before the address is verified: the form says so and offers the link again.
+    assert "Verify your e-mail address first: open the link we mailed to asha@ju.example" in page.content()
+    page.locator("#verify-first").get_by_role("link", name="Send the link again").click()
+    assert "asha@ju.example is not verified yet" in page.locator("#email-status").inner_text()
+    page.get_by_role("button", name="Send the link again").click()
+    assert "We sent a new link to asha@ju.example" in page.content()
+    assert len(mail.outbox) == 2 and mail.outbox[1].to == ["asha@ju.example"]
+
+    # She opens the mailed link on her phone: the address is verified, and she registers.
+    link = re.search(r"(http://\S+/accounts/email/verify/\S+/)", mail.outbox[1].body).group(1)
+    assert link.startswith(live_server.url)
+    page.goto(link)
+    assert "asha@ju.example is verified" in page.locator("#verify-result").inner_text()
+    page.goto(f"{live_server.url}/events/chematoodlon/register/")
     page.fill("#id_display_name", "Asha")
     page.get_by_role("button", name="Register").click()
 

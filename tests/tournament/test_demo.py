@@ -1,12 +1,23 @@
 """The demo: idempotent, and a full event at once (list, registrations, round 1 with scores, round 2's bracket)."""
 
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
 from games.models import LiveGame
-from tournament.demo_data import DEMO_PASSWORD, EVENT_SLUG, STUDENTS, load_demo
+from tournament.demo_data import (
+    DEMO_PASSWORD,
+    EVENT_SLUG,
+    ORGANIZER,
+    STUDENTS,
+    load_demo,
+    readme_logins,
+    student_logins,
+)
 from tournament.models import (
     AuditEntry,
     BracketEntry,
@@ -96,3 +107,52 @@ def test_demo_prints_links_at_the_address_it_is_told(capsys):
     assert "Site: http://127.0.0.1:8791/   Admin: http://127.0.0.1:8791/admin/" in out
     assert f"Round 2's bracket, live: http://127.0.0.1:8791/events/{EVENT_SLUG}/rounds/2/bracket/" in out
     assert "127.0.0.1:8000" not in out
+
+
+def test_demo_students_are_verified_and_a_newcomer_is_told_how_to_sign_up(client, capsys):
+    from django.core import mail
+
+    from tournament.services.email_verification import verified_email
+
+    call_command("demo", site="http://127.0.0.1:8791")
+    out = capsys.readouterr().out
+    registered = Player.objects.filter(event__slug=EVENT_SLUG).select_related("user")
+    assert all(verified_email(p.user) for p in registered), "every demo student's address is verified"
+    newcomer = EligibilityEntry.objects.exclude(roll_number__in=registered.values("roll_number")).order_by(
+        "roll_number").filter(email__in=[line for line in out.split() if "@" in line])
+    assert newcomer.count() == 1, "the printed address is on the list and not registered"
+    entry = newcomer.get()
+    assert f"sign up at http://127.0.0.1:8791/accounts/signup/ with {entry.email}" in out
+    assert f"roll number {entry.roll_number}" in out and "printed in the console of `make run`" in out
+    # the newcomer's way works: sign up, open the mailed link, register
+    client.post(reverse("signup"), {"username": "newcomer", "email": entry.email, "password1": "a-Long-pass-8421",
+                                    "password2": "a-Long-pass-8421"})
+    link = mail.outbox[-1].body.split("http://testserver")[1].split()[0]
+    client.get(link)
+    event = Event.objects.get(slug=EVENT_SLUG)
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.REGISTRATION)
+    response = client.post(reverse("register", args=[EVENT_SLUG]), {"roll_number": entry.roll_number,
+                                                                   "display_name": ""})
+    assert response.status_code == 302
+    assert Player.objects.get(user__username="newcomer").roll_number == entry.roll_number
+
+
+def test_the_readme_lists_every_demo_login():
+    readme = (Path(settings.BASE_DIR) / "README.md").read_text()
+    start, end = "<!-- demo-logins:", "<!-- /demo-logins -->"
+    assert start in readme and end in readme, "README.md has lost its demo logins section"
+    listed = readme.split(start, 1)[1].split("-->", 1)[1].split(end, 1)[0].strip()
+    assert listed == readme_logins(), f"README.md's demo logins are out of date; put this there:\n{readme_logins()}"
+    logins = [username for username, _ in student_logins()]
+    for username in [ORGANIZER, *logins]:
+        assert f"`{username}`" in listed
+    assert f"`{DEMO_PASSWORD}`" in listed
+
+
+def test_every_login_the_readme_lists_can_log_in(client):
+    load_demo()
+    User = get_user_model()
+    students = [username for username, _ in student_logins()]
+    assert set(students) == set(Player.objects.filter(event__slug=EVENT_SLUG).values_list("user__username", flat=True))
+    for username in [ORGANIZER, *students]:
+        assert User.objects.get(username=username).check_password(DEMO_PASSWORD), username

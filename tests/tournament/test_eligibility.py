@@ -138,3 +138,11 @@ def test_second_import_of_the_same_file_changes_nothing():
 def test_undecodable_file_is_refused_by_the_service():
     with pytest.raises(EligibilityImportError, match="not UTF-8"):
         import_entries(make_event(), b"\xff\xfe\x00bad", make_user())
+
+
+@pytest.mark.django_db
+def test_a_row_without_email_imports_for_a_claim_an_organizer_confirms():
+    event = make_event()
+    content = HEADER + "A1,No Mail,,ChE,UG,1\n"
+    result = import_entries(event, content.encode(), make_user())
+    assert result.created == 1 and EligibilityEntry.objects.get(event=event).email == ""

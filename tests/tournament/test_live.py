@@ -45,7 +45,8 @@ async def test_connect_sends_the_current_public_leaderboard():
         (3, "Ravi", 0),
     ]
     assert set(message["rows"][0]) == {
-        "player_id", "rank", "display_name", "points_won", "games_won", "hands_won", "points_left", "status"
+        "player_id", "rank", "display_name", "points_won", "games_won", "hands_won", "points_left", "status",
+        "participation", "participation_label",
     }, "only public data: no roll number, no e-mail, no user"
     await communicator.disconnect()
 

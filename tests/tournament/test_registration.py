@@ -6,9 +6,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from tests.tournament.organizer_factories import make_verified_user
 from tests.tournament.standings_data import make_event, make_players, seat_round
 from tournament.models import AuditEntry, EligibilityEntry, Event, Player, Round
 from tournament.services.registration import (
+    EmailNotVerified,
     RegistrationRefused,
     check_in,
     prefill_for,
@@ -21,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def student():
-    return get_user_model().objects.create_user("asha", email="asha@jadavpur.example", password="pw-for-tests-1")
+    return make_verified_user("asha", email="asha@jadavpur.example")
 
 
 @pytest.fixture
@@ -105,10 +107,65 @@ def test_refused_when_the_roll_number_is_not_on_the_list(listed_event, student):
 
 
 def test_refused_when_someone_else_registered_the_roll_number(listed_event, student):
-    other = get_user_model().objects.create_user("ravi", password="pw-for-tests-1")
+    EligibilityEntry.objects.filter(roll_number="CHE2202").update(email="")  # nothing proves whose it is
+    other = make_verified_user("ravi", email="ravi@elsewhere.example")
     register_player(listed_event, other, "CHE2202", "Ravi")
     message = refusal(register_player, listed_event, student, "che2202", "Asha")
     assert message.startswith("Roll number CHE2202 is already registered for Event chem.")
+
+
+# --- the list place is the person's: verified e-mail, or a claim an organizer confirms --------------
+
+
+def test_a_classmates_roll_number_is_refused_for_an_account_with_another_email(listed_event, student):
+    message = refusal(register_player, listed_event, student, "CHE2202", "Ravi")
+    assert message.startswith("Roll number CHE2202 is on the list with another e-mail address (ra…@jadavpur.example)")
+    assert "not asha@jadavpur.example" in message and "ravi@jadavpur.example" not in message
+    # the real Ravi, whose verified address is the list's in other letters, then registers
+    ravi = make_verified_user("ravi", email="Ravi@Jadavpur.EXAMPLE")
+    assert register_player(listed_event, ravi, "CHE2202", "").display_name == "Ravi Das"
+
+
+def test_an_unverified_email_is_refused_with_verify_first(listed_event):
+    unverified = get_user_model().objects.create_user("asha", email="asha@jadavpur.example")
+    with pytest.raises(EmailNotVerified) as caught:
+        register_player(listed_event, unverified, "CHE2201", "Asha")
+    assert str(caught.value).startswith("Verify your e-mail address first")
+    assert not Player.objects.exists()
+
+
+def test_a_verified_address_that_is_no_longer_the_accounts_counts_for_nothing(listed_event, student):
+    student.email = "asha.new@jadavpur.example"
+    student.save()
+    assert "Verify your e-mail address first" in refusal(register_player, listed_event, student, "CHE2201", "A")
+    student.email = "asha@jadavpur.example"  # back to the address it verified
+    student.save()
+    assert register_player(listed_event, student, "CHE2201", "A").claim == ""
+
+
+def test_a_list_entry_without_email_makes_a_claim_that_is_not_seated_until_confirmed(listed_event):
+    EligibilityEntry.objects.filter(roll_number="CHE2202").update(email="")
+    anyone = get_user_model().objects.create_user("ravi")  # no address needed: an organizer checks the ID
+    player = register_player(listed_event, anyone, "CHE2202", "")
+    assert (player.claim, player.claim_pending) == (Player.Claim.PENDING, True)
+    assert AuditEntry.objects.get(action="player.register").changes["claim"] == "pending"
+    Event.objects.filter(pk=listed_event.pk).update(checkin_open=True)
+    assert refusal(check_in, player).startswith("An organizer confirms your place on the list at the check-in desk")
+
+
+def test_display_names_are_unique_in_the_event_ignoring_case(listed_event, student):
+    other = make_verified_user("ravi", email="ravi@jadavpur.example")
+    register_player(listed_event, other, "CHE2202", "Asha")
+    message = refusal(register_player, listed_event, student, "CHE2201", "  ASHA ")
+    assert message == 'Someone in Event chem already shows as "ASHA". Add an initial or a surname to tell you ' \
+                      'apart, e.g. "ASHA K."'
+    assert register_player(listed_event, student, "CHE2201", "Asha S.").display_name == "Asha S."
+
+
+def test_the_same_name_in_another_event_is_fine(listed_event, student):
+    event = make_event(slug="open", status=Event.Status.REGISTRATION)
+    register_player(event, make_verified_user("ravi"), "", "Asha")
+    assert register_player(listed_event, student, "CHE2201", "Asha").display_name == "Asha"
 
 
 def test_a_withdrawn_player_cannot_simply_register_again(listed_event, student):

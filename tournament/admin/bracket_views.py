@@ -17,7 +17,7 @@ from django.urls import path, reverse
 from tournament.admin.scoping import event_for_organizer, require_permission
 from tournament.brackets import GAME_FORMATS, STANDARD, BracketError
 from tournament.models import BracketStage, Player, Round
-from tournament.services import brackets
+from tournament.services import brackets, participation
 from tournament.services.brackets import DRAW, FIELD_METHODS, TOP, NextRoundOptions
 from tournament.services.rounds import RoundError
 
@@ -47,6 +47,36 @@ class NextRoundForm(forms.Form):
                                    label="Ties on every tiebreak are broken by")
     draw_seed = forms.IntegerField(required=False, min_value=1, max_value=2**62, widget=forms.HiddenInput)
 
+    def __init__(self, *args, no_shows=(), **kwargs) -> None:
+        """``no_shows``: the previous round's no-shows still in the event; each gets an "add back" box and
+        a reason (``participation.NoShow``)."""
+        super().__init__(*args, **kwargs)
+        self.no_shows = list(no_shows)
+        for no_show in self.no_shows:
+            pid = no_show.player_id
+            box, why = f"Add {no_show.display_name} back", f"Why {no_show.display_name} is added back"
+            self.fields[f"add_back_{pid}"] = forms.BooleanField(
+                required=False, label=box, widget=forms.CheckboxInput(attrs={"aria-label": box}))
+            self.fields[f"add_back_reason_{pid}"] = forms.CharField(
+                required=False, max_length=500, label=why,
+                widget=forms.TextInput(attrs={"aria-label": why, "size": 50}))
+
+    def main_fields(self) -> list:
+        return [f for f in self.visible_fields() if not f.name.startswith("add_back_")]
+
+    def add_back_rows(self) -> list[tuple]:
+        """(no-show, their box, their reason) for the template."""
+        return [(n, self[f"add_back_{n.player_id}"], self[f"add_back_reason_{n.player_id}"]) for n in self.no_shows]
+
+    def clean(self):
+        data = super().clean()
+        for no_show in self.no_shows:
+            pid = no_show.player_id
+            if data.get(f"add_back_{pid}") and not (data.get(f"add_back_reason_{pid}") or "").strip():
+                self.add_error(f"add_back_reason_{pid}", f"Give a reason for adding {no_show.display_name} back: "
+                                                         "it is written to the audit log with your name.")
+        return data
+
     def clean_advance(self) -> list[int]:
         text = self.cleaned_data["advance"].replace(" ", "")
         if not text:
@@ -64,7 +94,9 @@ class NextRoundForm(forms.Form):
         return NextRoundOptions(field=data["field"], method=data["method"], per_table=data["per_table"] or 1,
                                 advance=data["advance"], formats=[data["format_first"], data["format_later"]],
                                 tie_method=data["tie_method"], draw_seed=data["draw_seed"],
-                                tie_orders=tie_orders or {})
+                                tie_orders=tie_orders or {},
+                                added_back={n.player_id: data[f"add_back_reason_{n.player_id}"].strip()
+                                            for n in self.no_shows if data.get(f"add_back_{n.player_id}")})
 
 
 def _context(model_admin, request, event, title, **extra):
@@ -93,16 +125,19 @@ def plan_next_round(model_admin, request, event_id):
     data = request.POST if request.method == "POST" else (request.GET if "field" in request.GET else None)
     plan = None
     initial = {}
+    taking_part = None
     try:
         defaults = brackets.default_options(event)
         initial = {"field": defaults.field, "advance": ", ".join(map(str, defaults.advance))}
+        taking_part = participation.round_participation(brackets.previous_round(event)[0])
     except BracketError as error:
         messages.error(request, str(error))
         if data is None:
             return TemplateResponse(request, "admin/tournament/plan_next_round.html",
                                     _context(model_admin, request, event, f"Plan the next round of {event}",
                                              form=None, plan=None))
-    form = NextRoundForm(data, initial=initial)
+    addable = [n for n in taking_part.no_shows if n.status in brackets.ACTIVE] if taking_part else []
+    form = NextRoundForm(data, initial=initial, no_shows=addable)
     if form.is_bound and form.is_valid():
         try:
             options = form.options()
@@ -119,11 +154,11 @@ def plan_next_round(model_admin, request, event_id):
                 messages.success(request, f"Round {round_.number} created: a bracket of {len(plan.field_ids)}.")
                 return redirect("admin:tournament_event_bracket", event.pk, round_.pk)
             form = NextRoundForm(initial={**form.cleaned_data, "advance": ", ".join(map(str, options.advance)),
-                                          "draw_seed": plan.options.draw_seed})
+                                          "draw_seed": plan.options.draw_seed}, no_shows=addable)
         except BracketError as error:
             messages.error(request, str(error))
     context = _context(model_admin, request, event, f"Plan the next round of {event}", form=form, plan=plan,
-                       stage_one=_stage_one(plan), ties=_tie_rows(plan))
+                       stage_one=_stage_one(plan), ties=_tie_rows(plan), taking_part=taking_part)
     return TemplateResponse(request, "admin/tournament/plan_next_round.html", context)
 
 

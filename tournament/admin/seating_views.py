@@ -104,4 +104,4 @@ def _preview(event, draft) -> dict:
     if changed:
         problems.insert(0, changed)
     return {"plan": plan, "tables": tables, "player_options": options, "problems": problems,
-            "seated": len(ids)}
+            "seated": len(ids), "left_out": rounds.unconfirmed_claims(event, plan.source)}

@@ -4,6 +4,7 @@ Scores are stored once, per hand and seat (`HandScore`); every total — a seat'
 player's standing — is derived from those rows, so a corrected hand corrects everything after it.
 """
 
+from tournament.models.accounts import VerifiedEmail
 from tournament.models.announcements import Announcement
 from tournament.models.audit import AuditEntry
 from tournament.models.brackets import BracketEntry, BracketStage, TiebreakDraw
@@ -29,4 +30,5 @@ __all__ = [
     "StandingsChange",
     "Table",
     "TiebreakDraw",
+    "VerifiedEmail",
 ]

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 
@@ -139,7 +140,9 @@ class EligibilityEntry(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="eligibility_entries")
     roll_number = models.CharField(max_length=40)
     name = models.CharField(max_length=200)
-    email = models.EmailField(blank=True)
+    email = models.EmailField(
+        blank=True, help_text="Empty: whoever registers with this roll number is confirmed by an organizer."
+    )
     department = models.CharField(max_length=200)
     programme = models.CharField(max_length=5, choices=Programme.choices)
     year = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MaxValueValidator(10)])
@@ -172,7 +175,7 @@ class EligibilityEntry(models.Model):
 
 
 class Player(models.Model):
-    """A user registered for an event."""
+    """Someone registered for an event: a user, or a walk-in an organizer added without an account."""
 
     class Status(models.TextChoices):
         REGISTERED = "registered", "Registered"
@@ -181,12 +184,24 @@ class Player(models.Model):
         DISQUALIFIED = "disqualified", "Disqualified"
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="players")
+    class Claim(models.TextChoices):
+        NONE = "", "Not a claim"
+        PENDING = "pending", "Awaiting an organizer"
+        CONFIRMED = "confirmed", "Confirmed by an organizer"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="players",
+        help_text="Empty for a walk-in without an account.",
+    )
     roll_number = models.CharField(max_length=40, blank=True)
     display_name = models.CharField(max_length=80)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
     seeding = models.IntegerField(
         null=True, blank=True, help_text="Optional seeding score (higher is stronger) used to spread players."
+    )
+    claim = models.CharField(
+        max_length=10, choices=Claim.choices, default=Claim.NONE, blank=True,
+        help_text="A roll number whose list entry has no e-mail: an organizer confirms it at check-in.",
     )
     registered_at = models.DateTimeField(auto_now_add=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
@@ -200,6 +215,7 @@ class Player(models.Model):
                 condition=~models.Q(roll_number=""),
                 name="one_registration_per_roll_number",
             ),
+            models.UniqueConstraint(Lower("display_name"), "event", name="unique_display_name_per_event"),
         ]
 
     def __str__(self) -> str:
@@ -210,3 +226,7 @@ class Player(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status in self.ACTIVE_STATUSES
+
+    @property
+    def claim_pending(self) -> bool:
+        return self.claim == self.Claim.PENDING

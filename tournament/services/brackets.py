@@ -62,7 +62,7 @@ from tournament.models import (
     TiebreakDraw,
 )
 from tournament.rules import rules_for_event, target_score_for, unplayable_sizes
-from tournament.services import audit, bracket_corrections, rotations
+from tournament.services import audit, bracket_corrections, participation, rotations
 from tournament.standings import StandingRow, compute_standings
 
 TOP = "top"
@@ -92,6 +92,7 @@ class NextRoundOptions:
     tie_method: str = DRAW
     draw_seed: int | None = None
     tie_orders: dict[str, list[int]] = field(default_factory=dict)  # players_key → order (tiebreak hands)
+    added_back: dict[int, str] = field(default_factory=dict)  # no-show's player id → the organizer's reason
 
     def format_of(self, stage_number: int) -> str:
         formats = self.formats or [STANDARD]
@@ -108,6 +109,7 @@ class FieldLine:
     seed: int | None = None
     reason: str = ""
     tiebreak: str = ""
+    added_back: str = ""  # the organizer's reason, for a no-show added back
 
     @property
     def is_in(self) -> bool:
@@ -127,6 +129,7 @@ class NextRoundPlan:
     ties: list[tuple[Tie, int | None]]  # (tie, table number for a per-table cut)
     problems: list[str]
     replacing: Round | None = None
+    no_shows: list[FieldLine] = field(default_factory=list)  # seated in the previous round, did not take part
 
     @property
     def confirmable(self) -> bool:
@@ -155,12 +158,6 @@ def _round_started(round_: Round) -> bool:
     return Game.objects.filter(table__round=round_).exclude(status=Game.Status.PENDING).exists()
 
 
-def played_in(round_: Round) -> set[int]:
-    """Players who held a seat in the round and played at least one hand there."""
-    return set(HandScore.objects.filter(seat__table__round=round_, seat__player__isnull=False)
-               .values_list("seat__player_id", flat=True).distinct())
-
-
 def default_options(event: Event) -> NextRoundOptions:
     """The proposal: a field that fills every table up to one final table."""
     previous, _ = previous_round(event)
@@ -170,7 +167,7 @@ def default_options(event: Event) -> NextRoundOptions:
 
 
 def _eligible_count(event: Event, previous: Round) -> int:
-    return Player.objects.filter(pk__in=played_in(previous), status__in=ACTIVE).count()
+    return Player.objects.filter(participation.took_part(round_=previous), event=event, status__in=ACTIVE).count()
 
 
 def rules_for_format(event: Event, game_format: str):
@@ -200,8 +197,12 @@ def plan_next_round(event: Event, options: NextRoundOptions) -> NextRoundPlan:
             raise BracketError(f"Unknown game format {game_format!r}.")
     if options.draw_seed is None:
         options.draw_seed = new_draw_seed()
-    rows = compute_standings(event, round=previous)
-    played = played_in(previous)
+    standings = compute_standings(event, round=previous)
+    played_count = sum(row.participation == participation.PLAYED for row in standings)
+    no_show_ids = {row.player_id for row in standings if row.participation == participation.NO_SHOW}
+    problems = participation.added_back_problems(standings, options.added_back, previous.number)
+    rows = participation.with_added_back(standings, options.added_back)
+    played = {row.player_id for row in rows if row.participation == participation.PLAYED}
     table_of = dict(Seat.objects.filter(table__round=previous, player__isnull=False)
                     .values_list("player_id", "table__number"))
     lines = {row.player_id: FieldLine(row, table_of.get(row.player_id), row.player_id in played) for row in rows}
@@ -211,10 +212,13 @@ def plan_next_round(event: Event, options: NextRoundOptions) -> NextRoundPlan:
         if row.status not in ACTIVE:
             line.reason = f"{row.status.replace('_', ' ')}"
         elif not line.played:
-            line.reason = f"did not play a hand in round {previous.number}"
+            line.reason = f"no-show in round {previous.number}: made no move of their own"
         else:
             eligible.append(row)
-    problems: list[str] = []
+        if row.player_id in no_show_ids and row.player_id in options.added_back:
+            line.added_back = options.added_back[row.player_id].strip()
+    no_shows = sorted((lines[pid] for pid in no_show_ids),
+                      key=lambda line: (line.row.display_name.casefold(), line.row.player_id))
     ties: list[tuple[Tie, int | None]] = []
 
     def resolver(table_number):
@@ -291,8 +295,8 @@ def plan_next_round(event: Event, options: NextRoundOptions) -> NextRoundPlan:
             bracket = None
     ordered_lines = sorted(lines.values(), key=lambda line: (not line.is_in, line.seed or 0, line.row.rank,
                                                              line.row.display_name.casefold()))
-    return NextRoundPlan(event, previous, options, len(played), ordered_lines, field_ids, bracket, stage_one,
-                         ties, problems, replacing)
+    return NextRoundPlan(event, previous, options, played_count, ordered_lines, field_ids, bracket, stage_one,
+                         ties, problems, replacing, no_shows)
 
 
 def _groups(rows: list[StandingRow]) -> list[list[int]]:
@@ -349,6 +353,12 @@ def create_bracket_round(event: Event, options: NextRoundOptions, expected_field
                      changes={"options": {**options.__dict__}, "field": plan.field_ids,
                               "stages": plan.bracket.describe(), "replaced_round": replaced,
                               "draws": [{"players": t.players, "order": t.order} for t, _ in plan.ties]})
+        for line in plan.no_shows:  # who added a no-show back, and why
+            if line.added_back:
+                audit.record(event, actor, "next_round.add_back",
+                             f"Round {round_.number}: no-show {line.row.display_name} added back",
+                             reason=line.added_back, changes={"player": line.row.player_id, "seed": line.seed,
+                                                             "no_show_in_round": plan.previous.number})
     return round_
 
 
@@ -817,7 +827,7 @@ def replace_player(round_: Round, player: Player, actor, reason: str) -> Player 
 def _next_ranked(round_: Round, state: BracketState, actor) -> Player:
     previous = Round.objects.filter(event=round_.event, number__lt=round_.number).order_by("-number").first()
     rows = compute_standings(round_.event, round=previous)
-    played = played_in(previous)
+    played = {row.player_id for row in rows if row.participation == participation.PLAYED}
     in_field = set(state.seeds) | {e.replaced_id for e in state.entries if e.replaced_id}
     candidates = [r for r in rows if r.player_id in played and r.status in ACTIVE and r.player_id not in in_field]
     if not candidates:

@@ -1,4 +1,7 @@
-"""Organizer actions on players: check in by hand, withdraw, disqualify (each with an audit entry)."""
+"""Organizer actions on players: check in by hand, confirm a claim, withdraw, disqualify, reinstate.
+
+Each runs in one transaction with the player row locked and leaves an audit entry with who and why.
+"""
 
 from __future__ import annotations
 
@@ -19,6 +22,11 @@ def check_in(player: Player, actor, reason: str = "") -> Player:
         player = Player.objects.select_for_update().select_related("event").get(pk=player.pk)
         if player.status != Player.Status.REGISTERED:
             raise PlayerActionError(f"{player} is {player.get_status_display().lower()}, not registered.")
+        if player.claim_pending:
+            raise PlayerActionError(
+                f"{player} claims roll number {player.roll_number}, whose list entry has no e-mail: "
+                "check their ID and confirm the claim first."
+            )
         player.status = Player.Status.CHECKED_IN
         player.checked_in_at = timezone.now()
         player.save(update_fields=["status", "checked_in_at"])
@@ -27,10 +35,47 @@ def check_in(player: Player, actor, reason: str = "") -> Player:
     return player
 
 
-def _remove(player: Player, actor, reason: str, status: str, action: str) -> Player:
+def required_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
         raise PlayerActionError("Give a reason; it is kept in the audit log.")
+    return reason
+
+
+def confirm_claim(player: Player, actor, reason: str) -> Player:
+    """Confirm that a player holds the roll number they claimed (its list entry has no e-mail to prove it)."""
+    reason = required_reason(reason)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().select_related("event").get(pk=player.pk)
+        if not player.claim_pending:
+            raise PlayerActionError(f"{player} has no claim waiting for confirmation.")
+        player.claim = Player.Claim.CONFIRMED
+        player.save(update_fields=["claim"])
+        audit.record(player.event, actor, "player.confirm_claim", f"Player {player} ({player.roll_number})",
+                     reason=reason, changes={"claim": [Player.Claim.PENDING, Player.Claim.CONFIRMED]})
+    return player
+
+
+def reinstate(player: Player, actor, reason: str) -> Player:
+    """Bring a withdrawn or disqualified player back as registered (they check in again)."""
+    reason = required_reason(reason)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().select_related("event").get(pk=player.pk)
+        if player.is_active:
+            raise PlayerActionError(f"{player} is {player.get_status_display().lower()}; nothing to reinstate.")
+        if player.event.status == player.event.Status.FINISHED:
+            raise PlayerActionError(f"{player.event} is finished; nobody can be reinstated.")
+        before = player.status
+        player.status = Player.Status.REGISTERED
+        player.checked_in_at = None
+        player.save(update_fields=["status", "checked_in_at"])
+        audit.record(player.event, actor, "player.reinstate", f"Player {player}", reason=reason,
+                     changes={"status": [before, player.status]})
+    return player
+
+
+def _remove(player: Player, actor, reason: str, status: str, action: str) -> Player:
+    reason = required_reason(reason)
     with transaction.atomic():
         player = Player.objects.select_for_update().select_related("event").get(pk=player.pk)
         if not player.is_active:

@@ -16,10 +16,16 @@ from django.utils.formats import date_format
 
 from tournament.models import EligibilityEntry, Event, Player, Round
 from tournament.services import audit, eligibility
+from tournament.services.display_names import display_name_taken, taken_message
+from tournament.services.email_verification import verified_email
 
 
 class RegistrationRefused(Exception):
     """The student's request cannot be granted; the message says why (shown to them as it is)."""
+
+
+class EmailNotVerified(RegistrationRefused):
+    """The account's e-mail address is not verified yet (the page offers to send the link again)."""
 
 
 @dataclass(frozen=True)
@@ -65,14 +71,44 @@ def prefill_for(event: Event, user) -> Prefill:
     return Prefill(roll_number=entry.roll_number, display_name=entry.name[:80])
 
 
+def _masked(email: str) -> str:
+    local, _, domain = email.partition("@")
+    return f"{local[:2]}…@{domain}"
+
+
+def list_place_claim(entry: EligibilityEntry, user) -> str:
+    """How ``user`` holds the list place ``entry``: proven by their verified e-mail (no claim to confirm),
+    or, where the list has no e-mail for it, a claim an organizer confirms at check-in.
+
+    Raises ``RegistrationRefused`` when the account cannot take the place.
+    """
+    if not entry.email:
+        return Player.Claim.PENDING
+    verified = verified_email(user)
+    if not verified:
+        raise EmailNotVerified(
+            "Verify your e-mail address first: open the link we mailed to "
+            f"{user.email or 'your address'}, or have it sent again from your e-mail page."
+        )
+    if verified.lower() != entry.email.strip().lower():
+        raise RegistrationRefused(
+            f"Roll number {entry.roll_number} is on the list with another e-mail address "
+            f"({_masked(entry.email)}), not {verified}. Log in with the account of that address; "
+            "if the list is wrong, tell an organizer."
+        )
+    return Player.Claim.NONE
+
+
 def register_player(
     event: Event, user, roll_number: str = "", display_name: str = "", now: datetime | None = None
 ) -> Player:
     """Register ``user`` for ``event``; raise ``RegistrationRefused`` saying why when they cannot.
 
     Checks, in order: registration open (status and window), the user not already registered, a roll
-    number given and on the eligibility list when the event is list-only, the roll number not already
-    taken, a display name (the list's name for the roll number when left empty).
+    number given and on the eligibility list when the event is list-only, the list place being the
+    account's (its verified e-mail is the entry's; an entry without e-mail makes a claim an organizer
+    confirms), the roll number not already taken, a display name (the list's name for the roll number
+    when left empty) that nobody else in the event shows.
     """
     roll_number = roll_number.strip()
     display_name = " ".join(display_name.split())
@@ -97,8 +133,10 @@ def register_player(
                 )
             if reason := eligibility.outside_policy(event, entry):
                 raise RegistrationRefused(f"Roll number {entry.roll_number} may not register for {event.name}: {reason}.")
+        claim = Player.Claim.NONE
         if entry is not None:
             roll_number = entry.roll_number  # the list's spelling
+            claim = list_place_claim(entry, user)
         if roll_number and Player.objects.filter(event=event, roll_number__iexact=roll_number).exists():
             raise RegistrationRefused(
                 f"Roll number {roll_number} is already registered for {event.name}. "
@@ -108,21 +146,25 @@ def register_player(
             display_name = entry.name[:80] if entry is not None else ""
         if not display_name:
             raise RegistrationRefused("Enter the name to show on the tables and leaderboards.")
+        display_name = display_name[:80]
+        if display_name_taken(event, display_name):
+            raise RegistrationRefused(taken_message(event, display_name))
         try:
             with transaction.atomic():
                 player = Player.objects.create(
-                    event=event, user=user, roll_number=roll_number, display_name=display_name[:80]
+                    event=event, user=user, roll_number=roll_number, display_name=display_name, claim=claim
                 )
         except IntegrityError as error:  # a race the lock did not cover (e.g. another event row lock)
             raise RegistrationRefused(
-                f"Roll number {roll_number} or your account is already registered for {event.name}."
+                f"Roll number {roll_number}, the name {display_name} or your account is already registered "
+                f"for {event.name}."
             ) from error
         audit.record(
             event,
             user,
             "player.register",
             f"Registered {player.display_name}" + (f" ({roll_number})" if roll_number else ""),
-            changes={"player": player.pk, "roll_number": roll_number},
+            changes={"player": player.pk, "roll_number": roll_number, "claim": claim},
         )
     return player
 
@@ -136,6 +178,10 @@ def check_in(player: Player) -> Player:
             raise RegistrationRefused("You are already checked in.")
         if player.status != Player.Status.REGISTERED:
             raise RegistrationRefused(f"You cannot check in: you are {player.get_status_display().lower()}.")
+        if player.claim_pending:
+            raise RegistrationRefused(
+                "An organizer confirms your place on the list at the check-in desk: show your college ID there."
+            )
         if not event.checkin_open:
             raise RegistrationRefused(
                 "Check-in is not open right now; the organizers open it shortly before a round."

@@ -56,12 +56,22 @@ def default_source(event: Event) -> str:
     return CHECKED_IN if checked_in else REGISTERED
 
 
-def seating_candidates(event: Event, source: str) -> list[Player]:
+def _players_by_status(event: Event, source: str):
     if source not in SOURCES:
         raise RoundError(f"Unknown choice of players {source!r}.")
     statuses = [Player.Status.CHECKED_IN] if source == CHECKED_IN else [
         Player.Status.REGISTERED, Player.Status.CHECKED_IN]
-    return list(Player.objects.filter(event=event, status__in=statuses).order_by("pk"))
+    return Player.objects.filter(event=event, status__in=statuses).order_by("pk")
+
+
+def seating_candidates(event: Event, source: str) -> list[Player]:
+    """The players ``source`` seats, without unconfirmed claims of a list place (see ``unconfirmed_claims``)."""
+    return list(_players_by_status(event, source).exclude(claim=Player.Claim.PENDING))
+
+
+def unconfirmed_claims(event: Event, source: str) -> list[Player]:
+    """Players ``source`` would seat but for their claim of a roll number an organizer has not confirmed."""
+    return list(_players_by_status(event, source).filter(claim=Player.Claim.PENDING))
 
 
 def plan_first_round(

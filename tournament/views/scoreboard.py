@@ -39,6 +39,17 @@ class GameBoard:
     totals: list[int] = field(default_factory=list)
     winner: str = ""
 
+    @property
+    def labelled_hands(self) -> list[tuple[HandLine, list[tuple[str, ScoreCell | None]]]]:
+        """Each hand with its cells paired with their seat's label (the score sheet labels every cell on a
+        phone)."""
+        labels = [seat.label for seat in self.seats]
+        return [(hand, list(zip(labels, hand.cells, strict=True))) for hand in self.hands]
+
+    @property
+    def labelled_totals(self) -> list[tuple[str, int]]:
+        return [(seat.label, total) for seat, total in zip(self.seats, self.totals, strict=True)]
+
     def series(self, emphasis_player_id: int | None = None) -> list[Series]:
         per_seat: list[list[int]] = [[] for _ in self.seats]
         for hand in self.hands:

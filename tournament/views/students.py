@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from tournament.forms import RegistrationForm, SignupForm
 from tournament.models import Player, Seat
 from tournament.services.registration import (
+    EmailNotVerified,
     RegistrationRefused,
     check_in,
     check_registration_open,
@@ -24,6 +25,7 @@ from tournament.services.registration import (
     register_player,
     withdraw,
 )
+from tournament.views.email_verification import send_link_or_say_why
 from tournament.views.public import get_public_event
 from tournament.views.scoreboard import load_scoreboards, load_table_seats
 
@@ -39,6 +41,9 @@ def signup(request):
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.get_username()}! Your account is ready.")
+        if send_link_or_say_why(request, user):
+            messages.info(request, f"We mailed a link to {user.email}: open it to verify your address. "
+                                   "Registering for an event with a list needs it.")
         return redirect(next_url or "event_list")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
@@ -51,6 +56,7 @@ def register(request, slug: str):
         messages.info(request, f"You are registered for {event.name} as {existing.display_name}.")
         return redirect("my_event", slug=event.slug)
     closed_reason = ""
+    needs_verification = False
     try:
         check_registration_open(event)
     except RegistrationRefused as refused:
@@ -64,9 +70,13 @@ def register(request, slug: str):
                 )
             except RegistrationRefused as refused:
                 form.add_error(None, str(refused))
+                needs_verification = isinstance(refused, EmailNotVerified)
             else:
                 entry = "Your bot is" if event.bot_league else "You are"
                 messages.success(request, f"{entry} registered for {event.name} as {player.display_name}.")
+                if player.claim_pending:
+                    messages.info(request, "An organizer confirms your place on the list at check-in: "
+                                           "bring your college ID.")
                 return redirect("my_event", slug=event.slug)
     else:
         prefill = prefill_for(event, request.user)
@@ -74,7 +84,8 @@ def register(request, slug: str):
             event=event, initial={"roll_number": prefill.roll_number, "display_name": prefill.display_name}
         )
     return render(
-        request, "tournament/register.html", {"event": event, "form": form, "closed_reason": closed_reason}
+        request, "tournament/register.html",
+        {"event": event, "form": form, "closed_reason": closed_reason, "needs_verification": needs_verification},
     )
 
 
@@ -113,7 +124,8 @@ def my_event(request, slug: str):
             "event": event,
             "player": player,
             "seats": seats,
-            "can_check_in": bool(player and player.status == Player.Status.REGISTERED and event.checkin_open),
+            "can_check_in": bool(player and player.status == Player.Status.REGISTERED and event.checkin_open
+                                 and not player.claim_pending),
             "can_withdraw": can_withdraw and event.status != event.Status.FINISHED,
         },
     )

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from tournament.demo_data import EVENT_SLUG, load_demo
+from tournament.demo_data import EVENT_SLUG, load_demo, student_logins
 
 
 class Command(BaseCommand):
@@ -16,10 +16,17 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS("Demo data loaded."))
         self.stdout.write(f"  Event: {logins.event} (/events/{EVENT_SLUG}/), round 2 (a bracket) in play")
         self.stdout.write(f"  Organizer (admin): {logins.organizer} / {logins.password}")
-        self.stdout.write(f"  Students: {', '.join(logins.students)} and 20 more (password {logins.password})")
+        self.stdout.write(f"  Students (password {logins.password}): "
+                          f"{', '.join(username for username, _ in student_logins())}")
         self.stdout.write(f"  Site: {site}/   Admin: {site}/admin/")
         if logins.bracket_url:
             self.stdout.write(f"  Round 2's bracket, live: {site}{logins.bracket_url}")
         if logins.exhibition_url:
             self.stdout.write(f"  Watch bots play live: {site}{logins.exhibition_url}")
         self.stdout.write(f"  Practice against bots (log in first): {site}/play/practice/")
+        if logins.newcomer_email:
+            self.stdout.write(
+                f"  As a newcomer: sign up at {site}/accounts/signup/ with {logins.newcomer_email} (on the list, "
+                f"roll number {logins.newcomer_roll_number}). Sign-up mails a link that verifies the address: "
+                "without EMAIL_HOST set, the mail is printed in the console of `make run`; open its link, then "
+                "register.")

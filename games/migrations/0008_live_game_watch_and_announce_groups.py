@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_bot_moves_via_token'),
+        ('games', '0007_live_watchers'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0005_standings_change'),
+        ('tournament', '0009_player_claims_walk_ins_verified_email'),
     ]
 
     operations = [
@@ -19,10 +19,5 @@ class Migration(migrations.Migration):
             model_name='event',
             name='eligibility_policy',
             field=models.JSONField(blank=True, default=list, help_text='Who on the list may register, by the list\'s own columns; every condition must hold. E.g. [{"column": "programme", "one_of": ["UG"]}, {"column": "department", "one_of": ["Chemical Engineering"]}, {"column": "year", "from": 1, "to": 4}]. Empty: everyone on the list.', verbose_name='eligibility policy'),
-        ),
-        migrations.AlterField(
-            model_name='eligibilityentry',
-            name='email',
-            field=models.EmailField(blank=True, max_length=254),
         ),
     ]

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0009_merge_eligibility_and_main'),
+        ('tournament', '0010_eligibility_policy_and_extra_columns'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

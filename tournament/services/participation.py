@@ -1,0 +1,185 @@
+"""Who took part in a round (or an event): the rule the next round and the leaderboards are decided by.
+
+A player took part only
+
+- through a move they made themselves at a table of the round: a ``games.models.LiveMove`` whose actor is
+  "player", at the game seat of one of the player's seats; or
+- through a hand an organizer recorded by hand (``Hand.source`` "manual") with a score row for one of the
+  player's seats.
+
+Hands the turn timer or the takeover bot played for an absent student do not count, however many of them
+were scored: a seated player with neither is a **no-show**. A registrant never seated in the scope is
+**not seated**.
+
+A live move's ``seat`` is a *game* seat. A partner rotation's game plays some of the table's seats in the
+order of ``Game.seat_order`` (game seat ``i`` is table seat ``seat_order[i]``); any other game plays every
+seat of the table in seat order, and tables are seated with numbers 0, 1, 2... so game seat ``i`` is table
+seat ``i``.
+
+A student's first own move at a table moves the event's scores version (``on_first_own_move``), as a
+scored hand does: cached leaderboards mark participation as of their version, and without it a student
+who has started playing would stay marked "no-show" until the hand ends (or the organizer ends the game
+or round). It costs one version per seat and game, next to one per hand scored; later moves cost nothing
+(``games.services.first_moves``).
+
+Everything here is set-based SQL (``took_part``), evaluated by the database for all players at once:
+the leaderboards add it to the query that lists the players (no extra query), the services ask for a
+whole round's set in one query. ``bench/participation.py`` prints what it costs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from django.db.models import BooleanField, ExpressionWrapper, F, Func, IntegerField, Q, QuerySet
+from django.db.models.functions import Coalesce, Lower
+
+from games.models import LiveMove
+from tournament.live import notify_event_scores_changed
+from tournament.models import Hand, Player, Round, Seat, Table
+from tournament.standings import StandingRow, rank_standings
+
+PLAYED = "played"
+NO_SHOW = "no_show"
+NOT_SEATED = "not_seated"
+# A leaderboard ranks everyone who played, then the no-shows, then those never seated, and marks the
+# last two (tournament.standings.PARTICIPATION_ORDER and PARTICIPATION_LABELS).
+
+__all__ = ["PLAYED", "NO_SHOW", "NOT_SEATED", "took_part", "seated", "players_who_took_part", "as_flag",
+           "participation_of", "added_back_problems", "with_added_back", "NoShow", "RoundParticipation", "round_participation"]
+
+
+class _ArrayItem(Func):
+    """``json_array[index]`` as an integer, NULL when the array is shorter (or empty)."""
+
+    output_field = IntegerField()
+    arity = 2
+
+    def as_sql(self, compiler, connection, **extra):  # SQLite, and other backends with json_extract
+        array, index = (compiler.compile(e) for e in self.get_source_expressions())
+        return f"json_extract({array[0]}, '$[' || {index[0]} || ']')", [*array[1], *index[1]]
+
+    def as_postgresql(self, compiler, connection, **extra):
+        array, index = (compiler.compile(e) for e in self.get_source_expressions())
+        return f"(({array[0]}) ->> ({index[0]})::integer)::integer", [*array[1], *index[1]]
+
+
+def _seat_scope(event_id=None, round_=None) -> Q:
+    return Q(table__round=round_) if round_ is not None else Q(table__round__event_id=event_id)
+
+
+def _own_move_players(scope: Q) -> QuerySet:
+    """Player ids of the seats in ``scope`` where the player made a move of their own: a plain join of the
+    seats with their tables' games' players' moves (a game seat mapped to its table seat), so the database
+    reads the round's own moves once instead of once per player."""
+    moves = "table__games__live__moves__"
+    game_seat = F(f"{moves}seat")
+    table_seat = Coalesce(_ArrayItem(F("table__games__seat_order"), game_seat), game_seat, output_field=IntegerField())
+    return (Seat.objects.filter(scope, player__isnull=False, **{f"{moves}actor": LiveMove.Actor.PLAYER})
+            .annotate(played_seat=table_seat).filter(played_seat=F("number")).values("player_id"))
+
+
+def _manual_hand_players(scope: Q) -> QuerySet:
+    """Player ids of the seats in ``scope`` with a score row in a hand an organizer recorded by hand."""
+    return (Seat.objects.filter(scope, player__isnull=False, hand_scores__hand__source=Hand.Source.MANUAL)
+            .values("player_id"))
+
+
+def seated(event_id: int | None = None, round_: Round | None = None) -> Q:
+    """For a ``Player`` query: the player held a seat in the round (or in any round of the event)."""
+    return Q(pk__in=Seat.objects.filter(_seat_scope(event_id, round_), player__isnull=False).values("player_id"))
+
+
+def took_part(event_id: int | None = None, round_: Round | None = None) -> Q:
+    """For a ``Player`` query: the player took part in the round (or in any round of the event), by their
+    own moves or a hand recorded by hand (see the module's docstring). Each half is one subquery the
+    database runs once for all players (``IN``), never once per player."""
+    scope = _seat_scope(event_id, round_)
+    return Q(pk__in=_own_move_players(scope)) | Q(pk__in=_manual_hand_players(scope))
+
+
+def as_flag(condition: Q) -> ExpressionWrapper:
+    """``seated(...)`` or ``took_part(...)`` as a true/false column of a ``Player`` query."""
+    return ExpressionWrapper(condition, output_field=BooleanField())
+
+
+def players_who_took_part(round_: Round) -> set[int]:
+    """The ids of the players who took part in ``round_`` (one query, whatever the number of players)."""
+    return set(Player.objects.filter(event_id=round_.event_id).filter(took_part(round_=round_))
+               .values_list("pk", flat=True))
+
+
+def participation_of(took: bool, was_seated: bool) -> str:
+    """``PLAYED``, ``NO_SHOW`` or ``NOT_SEATED``."""
+    if took:
+        return PLAYED
+    return NO_SHOW if was_seated else NOT_SEATED
+
+
+def added_back_problems(rows: list[StandingRow], added_back: dict[int, str], round_number: int) -> list[str]:
+    """What is wrong with the no-shows the organizer adds back to the round after round ``round_number``
+    (``rows``: its standings): each needs a reason (it goes to the audit log), and only a no-show of that
+    round still in the event can be added back."""
+    by_id = {row.player_id: row for row in rows}
+    problems = []
+    for pid, reason in sorted(added_back.items()):
+        row = by_id.get(pid)
+        if row is None or row.participation != NO_SHOW:
+            name = row.display_name if row else f"Player #{pid}"
+            problems.append(f"{name} is not a no-show of round {round_number}: only no-shows are added back.")
+        elif row.status not in Player.ACTIVE_STATUSES:
+            problems.append(f"{row.display_name} is {row.status.replace('_', ' ')}: they cannot be added back.")
+        elif not reason.strip():
+            problems.append(f"Give a reason for adding {row.display_name} back (it is written to the audit log).")
+    return problems
+
+
+def with_added_back(rows: list[StandingRow], added_back: dict[int, str]) -> list[StandingRow]:
+    """A round's standings with the no-shows added back counted as having played: they compete for a place
+    in the next round by their points, like everyone who played."""
+    if not added_back:
+        return rows
+    return rank_standings([replace(row, participation=PLAYED)
+                           if row.player_id in added_back and row.participation == NO_SHOW else row
+                           for row in rows])
+
+
+@dataclass(frozen=True)
+class NoShow:
+    player_id: int
+    display_name: str
+    status: str
+
+
+@dataclass(frozen=True)
+class RoundParticipation:
+    """A round's count of players who took part, and its no-shows by name."""
+
+    played: int
+    no_shows: list[NoShow]
+
+
+def round_participation(round_: Round) -> RoundParticipation:
+    """Who took part in ``round_`` and who was a no-show there, in one query."""
+    rows = (Player.objects.filter(seated(round_=round_)).annotate(took=as_flag(took_part(round_=round_)))
+            .order_by(Lower("display_name"), "pk").values_list("pk", "display_name", "status", "took"))
+    played = 0
+    no_shows = []
+    for pk, name, status, took in rows:
+        if took:
+            played += 1
+        else:
+            no_shows.append(NoShow(pk, name, status))
+    return RoundParticipation(played, no_shows)
+
+
+def on_first_own_move(sender, live_game, seat: int, **kwargs) -> None:
+    """A student's first own move at a tournament table (sent after the move committed): the event's
+    leaderboards are rebuilt, its participation may have changed, and its live leaderboards are told."""
+    if live_game.game_id is None:
+        return
+    event_id = (Table.objects.filter(pk=live_game.game.table_id).values_list("round__event_id", flat=True)
+                .first())
+    if event_id is not None:
+        notify_event_scores_changed(event_id)
+

@@ -76,5 +76,5 @@ def event_kinds_in_code() -> set[str]:
         kinds |= set(re.findall(r'store_notice\([^)]*?"([a-z_]+)"', text, re.S))
     from games.services import lifecycle
 
-    kinds |= {lifecycle.GAME_PAUSED, lifecycle.GAME_RESUMED, lifecycle.GAME_CLOSED}
+    kinds |= {lifecycle.GAME_PAUSED, lifecycle.GAME_RESUMED, lifecycle.GAME_CLOSED, lifecycle.SEAT_CHANGED}
     return kinds

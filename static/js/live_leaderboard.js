@@ -85,6 +85,7 @@ function connect(attempt = 0) {
     if (message.type === "leaderboard" && Array.isArray(message.rows)) {
       if (message.page === undefined || String(message.page) === (table.dataset.page || "1")) render(message.rows);
     }
+    else if (message.type === "announcement") window.dispatchEvent(new CustomEvent("announcement", { detail: message }));
     else if (message.type === "error") console.warn("leaderboard:", message.error);
   });
   socket.addEventListener("close", () => {

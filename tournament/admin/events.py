@@ -15,6 +15,7 @@ from tournament.admin import (
     control_room_views,
     eligibility_views,
     event_views,
+    live_round_views,
     seating_views,
 )
 from tournament.admin.scoping import EventScopedAdmin
@@ -55,6 +56,8 @@ class EventAdmin(EventScopedAdmin):
                  name="tournament_event_eligibility_upload"),
             path("<int:event_id>/first-round/", wrap(self.first_round_view), name="tournament_event_first_round"),
             path("<int:event_id>/standings.csv", wrap(self.standings_view), name="tournament_event_standings_csv"),
+            path("<int:event_id>/live/", wrap(self.live_view), name="tournament_event_live"),
+            path("<int:event_id>/announce/", wrap(self.announce_view), name="tournament_event_announce"),
             *bracket_views.urls(self),
             *control_room_views.urls(self),
             *checkin_desk_views.urls(self),
@@ -66,6 +69,12 @@ class EventAdmin(EventScopedAdmin):
 
     def first_round_view(self, request, event_id):
         return seating_views.first_round(self, request, event_id)
+
+    def live_view(self, request, event_id):
+        return live_round_views.event_live(self, request, event_id)
+
+    def announce_view(self, request, event_id):
+        return live_round_views.announce(self, request, event_id)
 
     def standings_view(self, request, event_id):
         return event_views.standings_csv(self, request, event_id)
@@ -88,6 +97,8 @@ class EventAdmin(EventScopedAdmin):
             (reverse("admin:tournament_event_first_round", args=[event.pk]), "First round"),
             (reverse("admin:tournament_event_plan_next_round", args=[event.pk]), "Plan next round"),
             (reverse("admin:tournament_round_changelist") + f"?event__id__exact={event.pk}", "Rounds"),
+            (reverse("admin:tournament_event_live", args=[event.pk]), "Live round"),
+            (reverse("admin:tournament_event_announce", args=[event.pk]), "Announce"),
             (reverse("admin:tournament_event_standings_csv", args=[event.pk]), "Standings CSV"),
         ]
         return format_html_join(" · ", '<a href="{}">{}</a>', links)

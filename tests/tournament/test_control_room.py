@@ -194,4 +194,4 @@ def test_the_room_reads_the_same_queries_whatever_the_number_of_players(organize
     bulk_players(event, 300, status=Player.Status.REGISTERED)
     assert _queries(organizer_client, room(event)) == few
     page = organizer_client.get(room(event)).content.decode()
-    assert reverse("admin:tournament_round_overview", args=[round_.pk]) in page  # "Follow round 1"
+    assert reverse("admin:tournament_round_live", args=[round_.pk]) in page  # "Follow round 1": the live view

@@ -10,6 +10,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from tournament.admin import bracket_views, eligibility_views, event_views, seating_views
+from tournament.admin.policy_editor import EventAdminForm
 from tournament.admin.scoping import EventScopedAdmin
 from tournament.models import Event
 from tournament.services import eligibility
@@ -19,6 +20,7 @@ from tournament.services.organizers import ORGANIZER_GROUP
 @admin.register(Event)
 class EventAdmin(EventScopedAdmin):
     event_path = ""
+    form = EventAdminForm
     list_display = ("name", "status", "rules_preset", "eligibility", "player_count", "event_links")
     list_filter = ("status", "rules_preset", "eligibility", "entrants")
     search_fields = ("name", "slug")

@@ -16,7 +16,8 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS("Demo data loaded."))
         self.stdout.write(f"  Event: {logins.event} (/events/{EVENT_SLUG}/), round 2 (a bracket) in play")
         self.stdout.write(f"  Organizer (admin): {logins.organizer} / {logins.password}")
-        self.stdout.write(f"  Students: {', '.join(logins.students)} and 20 more (password {logins.password})")
+        self.stdout.write(f"  Students: {', '.join(logins.students)}, {logins.claimant} and 20 more "
+                          f"(password {logins.password})")
         self.stdout.write(f"  Site: {site}/   Admin: {site}/admin/")
         if logins.bracket_url:
             self.stdout.write(f"  Round 2's bracket, live: {site}{logins.bracket_url}")
@@ -28,4 +29,20 @@ class Command(BaseCommand):
                 f"  As a newcomer: sign up at {site}/accounts/signup/ with {logins.newcomer_email} (on the list, "
                 f"roll number {logins.newcomer_roll_number}). Sign-up mails a link that verifies the address: "
                 "without EMAIL_HOST set, the mail is printed in the console of `make run`; open its link, then "
-                "register.")
+                f"register for {logins.registering} at {site}/events/{logins.registering_slug}/ (open for "
+                "registration, with the same list and policy; the championship is running).")
+        self._issue_paths(logins)
+
+    def _issue_paths(self, logins) -> None:
+        """What the organizer can try on the list and its people (docs/organizers.md says how)."""
+        self.stdout.write(f"  Who may register: {logins.policy}.")
+        for line in logins.outside_policy or []:
+            self.stdout.write(f"    On the list but outside the policy (registration refuses): {line}")
+        if logins.claim:
+            self.stdout.write(f"  A claim to confirm (Admin > Players, claim: awaiting an organizer): {logins.claim}, "
+                              f"registered by {logins.claimant}; the list has no e-mail for it.")
+        if logins.unclaimed_roll_number:
+            self.stdout.write(f"  No e-mail on the list for roll number {logins.unclaimed_roll_number}: registering "
+                              "with it makes a claim an organizer confirms.")
+        if logins.withdrawn:
+            self.stdout.write(f"  Withdrawn, to reinstate (Admin > Players): {logins.withdrawn}")

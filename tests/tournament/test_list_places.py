@@ -199,3 +199,17 @@ def test_the_database_keeps_display_names_unique_per_event_ignoring_case(listed)
     with pytest.raises(IntegrityError), transaction.atomic():
         Player.objects.create(event=listed, display_name="ASHA")
     Player.objects.create(event=make_event(), display_name="Asha")
+
+
+def test_a_walk_in_outside_the_policy_is_refused_with_the_reason(listed, organizer):
+    """The desk is held to the event's policy as registration is: a postgraduate's roll number is not
+    admitted to an undergraduate event by the back door."""
+    Event.objects.filter(pk=listed.pk).update(eligibility_policy=[{"column": "programme", "one_of": ["UG"]}])
+    listed.refresh_from_db()
+    EligibilityEntry.objects.create(event=listed, roll_number="PG01", name="Dev Nag", email="dev@ju.example",
+                                    department="ChE", programme="PG", year=1)
+    with pytest.raises(PlayerActionError, match=r"Dev Nag \(PG01\) is outside the eligibility policy of .*: "
+                                                r"programme is PG \(must be UG\)\. Change the policy"):
+        add_walk_in(listed, organizer, "at the desk", "Dev Nag", roll_number="pg01")
+    assert not Player.objects.filter(event=listed).exists()
+    assert add_walk_in(listed, organizer, "at the desk", "Meera", roll_number="CHE03").roll_number == "CHE03"

@@ -16,7 +16,7 @@ from tournament.eligibility_policy import MAX_CONDITIONS, PolicyError, parse_pol
 from tournament.models import EligibilityEntry, Event
 
 FIXED_COLUMNS = ("programme", "department", "year")
-KINDS = (("one_of", "is one of"), ("not_one_of", "is none of"), ("range", "is a whole number from … to …"))
+KINDS = (("one_of", "is one of"), ("not_one_of", "is none of"), ("range", "is a number from … to …"))
 BLANK_ROWS = 2
 MAX_ROWS = MAX_CONDITIONS + BLANK_ROWS
 VALUES_SHOWN = 30
@@ -83,8 +83,8 @@ class PolicyEditor(forms.Widget):
         return format_html(
             '<div class="policy-editor" id="{name}-editor">'
             '<input type="hidden" name="{name}-rows" value="{count}">'
-            '<table><thead><tr><th>Column</th><th>Condition</th><th>Values (comma-separated)</th>'
-            "<th>From</th><th>To</th><th>Remove</th></tr></thead><tbody>{body}</tbody></table>"
+            '<div style="overflow-x:auto"><table><thead><tr><th>Column</th><th>Condition</th><th>Values (comma-separated)</th>'
+            "<th>From</th><th>To</th><th>Remove</th></tr></thead><tbody>{body}</tbody></table></div>"
             "{values}</div>",
             name=name, count=len(rows), body=body, values=self._values_on_list())
 
@@ -99,12 +99,12 @@ class PolicyEditor(forms.Widget):
         field = f"{name}-{index}"
         return format_html(
             '<tr class="policy-row">'
-            '<td><select name="{f}-column" aria-label="Column of condition {n}">{columns}</select></td>'
-            '<td><select name="{f}-kind" aria-label="Kind of condition {n}">{kinds}</select></td>'
-            '<td><input type="text" name="{f}-values" value="{values}" size="40" maxlength="4000" '
+            '<td><select name="{f}-column" style="width:auto" aria-label="Column of condition {n}">{columns}</select></td>'
+            '<td><select name="{f}-kind" style="width:auto" aria-label="Kind of condition {n}">{kinds}</select></td>'
+            '<td><input type="text" name="{f}-values" value="{values}" size="26" maxlength="4000" style="width:16em" '
             'aria-label="Values of condition {n}" placeholder="e.g. UG"></td>'
-            '<td><input type="number" name="{f}-low" value="{low}" style="width:5em" aria-label="From (condition {n})"></td>'
-            '<td><input type="number" name="{f}-high" value="{high}" style="width:5em" aria-label="To (condition {n})"></td>'
+            '<td><input type="number" name="{f}-low" value="{low}" style="width:4.5em" aria-label="From (condition {n})"></td>'
+            '<td><input type="number" name="{f}-high" value="{high}" style="width:4.5em" aria-label="To (condition {n})"></td>'
             '<td><input type="checkbox" name="{f}-remove" value="1"{removed} aria-label="Remove condition {n}"></td>'
             "</tr>",
             f=field, n=index + 1, columns=column_options, kinds=kind_options, values=row.get("values", ""),
@@ -120,7 +120,7 @@ class PolicyEditor(forms.Widget):
              f" · and {len(counts) - VALUES_SHOWN} more" if len(counts) > VALUES_SHOWN else "")
             for name, counts in listed))
         return format_html('<div class="policy-values"><p>Values on the list (how many entries have each):</p>'
-                           "<ul>{}</ul></div>", items)
+                           '<ul style="margin-left:0;padding-left:1.5em">{}</ul></div>', items)
 
 
 class PolicyField(forms.Field):

@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from tournament.models import Event, Player
-from tournament.services import audit
+from tournament.services import audit, eligibility
 from tournament.services.display_names import display_name_taken, normalized, taken_message
 from tournament.services.players import PlayerActionError, required_reason
 from tournament.services.registration import find_eligibility_entry
@@ -134,6 +134,11 @@ def add_walk_in(
             if entry is None and event.eligibility == Event.Eligibility.LIST:
                 raise PlayerActionError(f"Roll number {roll_number} is not on the list of {event}; "
                                         "add it to the list first, or leave the roll number empty.")
+            if entry is not None and event.eligibility == Event.Eligibility.LIST and (
+                    outside := eligibility.outside_policy(event, entry)):
+                raise PlayerActionError(
+                    f"{entry.name} ({entry.roll_number}) is outside the eligibility policy of {event}: {outside}. "
+                    "Change the policy on the event's page if they may play.")
             roll_number = entry.roll_number if entry else roll_number
             holder = Player.objects.filter(event=event, roll_number__iexact=roll_number).first()
             if holder is not None:

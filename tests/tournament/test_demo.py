@@ -177,5 +177,6 @@ def test_a_newcomer_registers_for_the_open_event_as_printed(client, capsys):
     page = client.post(register, {"roll_number": postgraduate.roll_number, "display_name": ""}).content.decode()
     assert "programme is PG (must be UG)" in page
     free = out.split("No e-mail on the list for roll number ")[1].split(":")[0]
+    assert f"{free}: registering with it for {open_event.name} makes a claim" in out
     assert client.post(register, {"roll_number": free, "display_name": ""}).status_code == 302
     assert Player.objects.get(event=open_event, user__username="newcomer").claim == Player.Claim.PENDING

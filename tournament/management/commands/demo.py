@@ -43,6 +43,6 @@ class Command(BaseCommand):
                               f"registered by {logins.claimant}; the list has no e-mail for it.")
         if logins.unclaimed_roll_number:
             self.stdout.write(f"  No e-mail on the list for roll number {logins.unclaimed_roll_number}: registering "
-                              "with it makes a claim an organizer confirms.")
+                              f"with it for {logins.registering} makes a claim an organizer confirms.")
         if logins.withdrawn:
             self.stdout.write(f"  Withdrawn, to reinstate (Admin > Players): {logins.withdrawn}")

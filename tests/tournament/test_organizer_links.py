@@ -31,3 +31,9 @@ def test_the_list_marks_entries_outside_the_policy_and_the_upload_page_links_to_
             "(must be Chemical Engineering)</span>") in page
     upload = organizer_client.get(reverse("admin:tournament_event_eligibility_upload", args=[event.pk]))
     assert f'<a id="list-link" href="{changelist}">3 entries</a>' in upload.content.decode()
+
+
+def test_the_event_list_links_each_event_to_its_players(organizer_client, event):
+    page = organizer_client.get(reverse("admin:tournament_event_changelist")).content.decode()
+    players = reverse("admin:tournament_player_changelist") + f"?event__id__exact={event.pk}"
+    assert f'<a href="{players}">Players</a>' in page

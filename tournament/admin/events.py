@@ -76,6 +76,7 @@ class EventAdmin(EventScopedAdmin):
     def event_links(self, event):
         links = [
             (reverse("admin:tournament_event_eligibility_upload", args=[event.pk]), "Eligibility list"),
+            (reverse("admin:tournament_player_changelist") + f"?event__id__exact={event.pk}", "Players"),
             (reverse("admin:tournament_event_first_round", args=[event.pk]), "First round"),
             (reverse("admin:tournament_event_plan_next_round", args=[event.pk]), "Plan next round"),
             (reverse("admin:tournament_round_changelist") + f"?event__id__exact={event.pk}", "Rounds"),

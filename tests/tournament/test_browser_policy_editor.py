@@ -46,7 +46,7 @@ def test_organizer_sets_the_policy_with_the_editor_and_sees_who_is_outside_it(
     page.get_by_label("Column of condition 1").select_option("programme")
     page.get_by_label("Values of condition 1").fill("UG")
     page.get_by_label("Column of condition 2").select_option("department")
-    page.get_by_label("Kind of condition 2").select_option(label="is a number from … to …")
+    page.get_by_label("Kind of condition 2").select_option(label="is from … to … (a number)")
     page.get_by_label("Values of condition 2").fill("Chemical Engineering")
     page.get_by_role("button", name="Save and continue editing").click()
     page.locator(".errorlist").first.wait_for()

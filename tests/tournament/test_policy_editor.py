@@ -100,3 +100,14 @@ def test_too_many_conditions_is_a_clear_error(organizer_client, listed):
     rows = policy_rows(*[{"column": "programme", "kind": "one_of", "values": "UG"}] * 22)
     page = organizer_client.post(change_url(listed), form_data(listed, organizer_client, **rows)).content.decode()
     assert "at most 20 are allowed" in page
+
+
+def test_a_refused_form_shows_the_rows_as_typed_and_two_empty_ones(organizer_client, listed):
+    rows = policy_rows({"column": "programme", "kind": "one_of", "values": "UG"},
+                       {"column": "", "kind": "one_of", "values": ""},
+                       {"column": "year", "kind": "range", "low": "4", "high": "1"},
+                       {"column": "", "kind": "one_of", "values": ""})
+    page = organizer_client.post(change_url(listed), form_data(listed, organizer_client, **rows)).content.decode()
+    assert 'name="eligibility_policy-rows" value="4"' in page, "the two conditions typed, then two empty rows"
+    assert 'name="eligibility_policy-1-low" value="4"' in page and 'name="eligibility_policy-0-values" value="UG"' in page
+    assert "Condition 2 (year): From (4) is larger than To (1)." in page, "numbered as the rows are shown again"

@@ -1,7 +1,7 @@
 """The eligibility policy on the event form as rows an organizer fills in: a column of the list (a select of
-the fixed columns and the other columns found on the event's list), a kind (is one of / is none of / is a
-whole number from ... to ...), the values (comma-separated; the values that occur in each column are listed
-with their counts under the editor) and the range. Stored as the JSON ``tournament.eligibility_policy`` reads;
+the fixed columns and the other columns found on the event's list), a kind (is one of / is none of / is
+from ... to ..., a whole number), the values (comma-separated; the values that occur in each column are
+listed with their counts under the editor) and the range. Stored as the JSON ``tournament.eligibility_policy`` reads;
 ``Event.clean`` checks it again (programme spellings, limits)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from tournament.eligibility_policy import MAX_CONDITIONS, PolicyError, parse_pol
 from tournament.models import EligibilityEntry, Event
 
 FIXED_COLUMNS = ("programme", "department", "year")
-KINDS = (("one_of", "is one of"), ("not_one_of", "is none of"), ("range", "is a number from … to …"))
+KINDS = (("one_of", "is one of"), ("not_one_of", "is none of"), ("range", "is from … to … (a number)"))
 BLANK_ROWS = 2
 MAX_ROWS = MAX_CONDITIONS + BLANK_ROWS
 VALUES_SHOWN = 30
@@ -77,7 +77,8 @@ class PolicyEditor(forms.Widget):
     def render(self, name, value, attrs=None, renderer=None):
         rows = value if isinstance(value, list) and all(isinstance(r, dict) and "kind" in r for r in value) \
             else rows_of(value)
-        rows = list(rows)[:MAX_CONDITIONS] + [{}] * BLANK_ROWS
+        rows = [row for row in rows if any(row.get(part) for part in ("column", "values", "low", "high"))]
+        rows = rows[:MAX_CONDITIONS] + [{}] * BLANK_ROWS
         columns = list(self.columns)
         body = format_html_join("", "{}", ((self._row(name, index, row, columns),) for index, row in enumerate(rows)))
         return format_html(
@@ -142,9 +143,10 @@ class PolicyField(forms.Field):
         if not isinstance(value, list):
             return []
         policy, errors = [], []
-        for number, row in enumerate(value, start=1):
-            if not isinstance(row, dict) or row.get("remove") or not any(
-                    row.get(part) for part in ("column", "values", "low", "high")):
+        filled = [row for row in value if isinstance(row, dict) and any(
+            row.get(part) for part in ("column", "values", "low", "high"))]
+        for number, row in enumerate(filled, start=1):  # numbered as the form shows them again
+            if row.get("remove"):
                 continue
             condition, problem = _condition(row, number)
             if problem:

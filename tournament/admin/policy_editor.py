@@ -215,5 +215,6 @@ class EventAdminForm(forms.ModelForm):
         if "eligibility_policy" in self.fields:
             self.fields["eligibility_policy"].widget.columns = column_values(self.instance)
             self.fields["eligibility_policy"].help_text = (
-                "Who on the list may register, by the list's own columns: every condition must hold. "
-                "No conditions: everyone on the list. Tick Remove to drop a condition; save to get more rows.")
+                "Who on the list may register (when registration is list-only), by the list's own columns: every "
+                "condition must hold. No conditions: everyone on the list. Tick Remove to drop a condition; save "
+                "to get more rows.")

@@ -180,3 +180,15 @@ def test_a_newcomer_registers_for_the_open_event_as_printed(client, capsys):
     assert f"{free}: registering with it for {open_event.name} makes a claim" in out
     assert client.post(register, {"roll_number": free, "display_name": ""}).status_code == 302
     assert Player.objects.get(event=open_event, user__username="newcomer").claim == Player.Claim.PENDING
+
+
+def test_an_older_demo_database_is_told_how_to_get_the_claim_and_the_withdrawal(capsys):
+    """A database from before the demo had them: the championship is running, so nobody can register there;
+    the demo says so instead of leaving the newcomer looking for them."""
+    call_command("demo")
+    Player.objects.filter(event__slug=EVENT_SLUG, user__username__in=["tuhin", "joydeepbiswas"]).delete()
+    capsys.readouterr()
+    call_command("demo")
+    out = capsys.readouterr().out
+    assert "A claim to confirm" not in out and "Withdrawn, to reinstate" not in out
+    assert "remove db.sqlite3 and run `make run` again" in out

@@ -41,6 +41,9 @@ class Command(BaseCommand):
         if logins.claim:
             self.stdout.write(f"  A claim to confirm (Admin > Players, claim: awaiting an organizer): {logins.claim}, "
                               f"registered by {logins.claimant}; the list has no e-mail for it.")
+        if not logins.claim and not logins.withdrawn:
+            self.stdout.write("  (The championship's claim to confirm and its withdrawn player are made only while its "
+                              "registration is open, on a new database: remove db.sqlite3 and run `make run` again.)")
         if logins.unclaimed_roll_number:
             self.stdout.write(f"  No e-mail on the list for roll number {logins.unclaimed_roll_number}: registering "
                               f"with it for {logins.registering} makes a claim an organizer confirms.")

@@ -63,6 +63,7 @@ def test_organizer_sets_the_policy_with_the_editor_and_sees_who_is_outside_it(
     assert AuditEntry.objects.filter(event=event, action="eligibility.policy", actor=organizer).count() == 1
 
     page.locator("#content").get_by_role("link", name="Eligibility list", exact=True).click()
+    page.locator("#result_list tbody tr").first.wait_for()
     rows = {row.locator("th, td").nth(1).inner_text(): row.inner_text()
             for row in page.locator("#result_list tbody tr").all()}
     assert "Outside: programme is PG (must be UG)" in rows["CHE90"]

@@ -18,6 +18,7 @@ from tournament.admin import (
     live_round_views,
     seating_views,
 )
+from tournament.admin.policy_editor import EventAdminForm
 from tournament.admin.scoping import EventScopedAdmin
 from tournament.models import Event
 from tournament.services import eligibility
@@ -27,6 +28,7 @@ from tournament.services.organizers import ORGANIZER_GROUP
 @admin.register(Event)
 class EventAdmin(EventScopedAdmin):
     event_path = ""
+    form = EventAdminForm
     list_display = ("name", "status", "rules_preset", "eligibility", "player_count", "event_links")
     list_filter = ("status", "rules_preset", "eligibility", "entrants")
     search_fields = ("name", "slug")
@@ -94,6 +96,7 @@ class EventAdmin(EventScopedAdmin):
             (reverse("admin:tournament_event_control_room", args=[event.pk]), "Control room"),
             (reverse("admin:tournament_event_checkin_desk", args=[event.pk]), "Check-in desk"),
             (reverse("admin:tournament_event_eligibility_upload", args=[event.pk]), "Eligibility list"),
+            (reverse("admin:tournament_player_changelist") + f"?event__id__exact={event.pk}", "Players"),
             (reverse("admin:tournament_event_first_round", args=[event.pk]), "First round"),
             (reverse("admin:tournament_event_plan_next_round", args=[event.pk]), "Plan next round"),
             (reverse("admin:tournament_round_changelist") + f"?event__id__exact={event.pk}", "Rounds"),

@@ -131,7 +131,7 @@ def readme_logins() -> str:
     per_row = 3
     students = student_logins()
     lines = [f"Every login's password is `{DEMO_PASSWORD}`. The organizer of {EVENT_NAME} (who also has `/admin/`)",
-             f"is `{ORGANIZER}`; its {len(students)} registered students are:", "",
+             f"is `{ORGANIZER}`; its {len(students)} students are:", "",
              "| login | name " * per_row + "|", "|---|---" * per_row + "|"]
     for start in range(0, len(students), per_row):
         row = students[start:start + per_row]

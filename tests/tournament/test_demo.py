@@ -186,7 +186,7 @@ def test_demo_event_has_a_policy_entries_outside_it_a_claim_and_a_withdrawal(cap
     assert f"Withdrawn, to reinstate (Admin > Players): {withdrawn.display_name}" in out
     assert AuditEntry.objects.filter(event=event, action="player.withdraw", reason__contains="internship").count() == 1
     assert get_user_model().objects.get(username="tuhin").check_password(DEMO_PASSWORD)
-    assert "tuhin" in out.split("Students:")[1].split("\n")[0]
+    assert "tuhin" in out.split("Students (password")[1].split("\n")[0]
 
 
 def test_a_newcomer_registers_for_the_open_event_as_printed(client, capsys):

@@ -125,7 +125,7 @@ def test_event_form_edits_the_policy_with_clear_validation(organizer_client, eve
     change = reverse("admin:tournament_event_change", args=[event.pk])
     data = {"name": event.name, "slug": event.slug, "status": "draft", "rules_preset": "uno-official",
             "rules_overrides": "{}", "target_score": "", "min_table_size": 3, "max_table_size": 4,
-            "turn_seconds": 30, "missed_turns_before_bot": 3, "eligibility": "list",
+            "turn_seconds": 30, "missed_turns_before_bot": 3, "arrival_grace_seconds": 300, "eligibility": "list",
             "organizers": [organizer_client.user.pk]}
     page = organizer_client.post(change, {**data, **policy_rows(
         {"column": "programme", "kind": "one_of", "values": "Diploma"})}).content.decode()

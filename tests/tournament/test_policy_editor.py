@@ -27,7 +27,7 @@ def listed(event):
 def form_data(event, organizer_client, **rows):
     return {"name": event.name, "slug": event.slug, "status": "draft", "rules_preset": "uno-official",
             "rules_overrides": "{}", "target_score": "", "min_table_size": 3, "max_table_size": 4,
-            "turn_seconds": 30, "missed_turns_before_bot": 3, "eligibility": "list",
+            "turn_seconds": 30, "missed_turns_before_bot": 3, "arrival_grace_seconds": 300, "eligibility": "list",
             "organizers": [organizer_client.user.pk], **rows}
 
 

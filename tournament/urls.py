@@ -3,10 +3,12 @@ from django.urls import path
 from tournament import views
 from tournament.views.api import my_tables
 from tournament.views.bracket import bracket, bracket_fragment
+from tournament.views.reader import me
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("api/my-tables/", my_tables, name="api_my_tables"),
+    path("me.json", me, name="me_json"),
     path("events/", views.event_list, name="event_list"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("events/<slug:slug>/", views.event_detail, name="event_detail"),

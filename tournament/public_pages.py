@@ -32,7 +32,7 @@ from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import condition, require_safe
 
-from tournament.standings_cache import Version, known_version, memo, public_event, shared, shared_name
+from tournament.standings_cache import Version, known_version, memo, peek, public_event, shared, shared_name
 
 logger = logging.getLogger(__name__)
 
@@ -110,12 +110,21 @@ def render_public(template: str, context: dict, request) -> str:
 
 
 def stored_page(kind: str, version: Version, parts: tuple) -> str | None:
-    """The HTML stored in Django's cache for this kind of page, version and ``parts``, or None."""
+    """The HTML stored for this kind of page, version and ``parts``, or None: kept in this process once
+    read (``standings_cache.memo``: no round trip to the cache for the next reader), else read from
+    Django's cache, where the worker that rendered it stored it."""
+    local = (kind, version, *parts)
+    html = peek(local)
+    if html is not None:
+        return html
     try:
-        return cache.get(shared_name(kind, version, *parts))
+        html = cache.get(shared_name(kind, version, *parts))
     except Exception:  # noqa: BLE001 - a cache that is down only costs time
         logger.warning("page cache unavailable", exc_info=True)
         return None
+    if html is not None:
+        memo(local, lambda: html)
+    return html
 
 
 def cached_page(kind: str, version: Version, parts: tuple, build: Callable[[], str]) -> str:

@@ -58,6 +58,8 @@ def test_the_leaderboard_is_the_same_for_every_reader(settings):
         assert "csrfmiddlewaretoken" not in html and 'href="/admin/"' not in html
         assert 'data-me-url="/me.json?event=big&amp;position=1"' in html and "js/reader.js" in html
         assert 'id="my-position" hidden' in html
+        # Without JavaScript the page works as for any reader without a session: log in, sign up.
+        assert f'href="/accounts/login/?next={url.split("?")[0]}">Log in</a>' in html and 'href="/accounts/signup/"' in html
 
 
 def test_the_bracket_and_its_fragment_are_the_same_for_every_reader():

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from functools import wraps
 
@@ -32,27 +33,31 @@ from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import condition, require_safe
 
-from tournament.standings_cache import Version, known_version, memo, peek, public_event, shared, shared_name
+from tournament.standings_cache import Version, heard_of_change, memo, peek, public_event, shared, shared_name
 
 logger = logging.getLogger(__name__)
 
 MAX_EVENTS = 1024  # slugs remembered per process (events, not readers: a handful in practice)
 
 _lock = threading.Lock()
-_events: dict[str, object] = {}  # slug -> the public event last read for it
+_events: dict[str, tuple] = {}  # slug -> (the public event, its version, monotonic time they were read)
 
 
 def event_and_version(request, slug: str):
     """The public event with this slug and its scores version (``(None, None)``: none), read from the
-    database at most every ``STANDINGS_VERSION_CHECK_SECONDS`` per process (and at once after a change
-    made or heard of here: ``standings_cache.known_version``); once per request whatever the setting."""
+    database at most every ``STANDINGS_VERSION_CHECK_SECONDS`` per process and slug, and at once after a
+    change made or heard of here (``standings_cache.heard_of_change``); once per request whatever the
+    setting."""
     held = getattr(request, "public_event", None)
     if held is not None and held[0] == slug:
         return held[1]
     with _lock:
-        event = _events.get(slug)
-    version = known_version(event.pk) if event is not None else None
-    if version is None or version.created != event.created_at.timestamp():
+        known = _events.get(slug)
+    if (known is not None and time.monotonic() - known[2] < float(settings.STANDINGS_VERSION_CHECK_SECONDS)
+            and not heard_of_change(known[0].pk)):
+        event, version = known[0], known[1]
+    else:
+        read_at = time.monotonic()
         event, version = public_event(slug)
         with _lock:
             if event is None:
@@ -60,7 +65,7 @@ def event_and_version(request, slug: str):
             else:
                 if len(_events) >= MAX_EVENTS:
                     _events.clear()
-                _events[slug] = event
+                _events[slug] = (event, version, read_at)
     request.public_event = (slug, (event, version))
     return event, version
 

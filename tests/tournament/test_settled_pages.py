@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.standings_data import make_event, make_players, record_games, seat_round
-from tournament import standings_cache
+from tournament import public_pages, standings_cache
 from tournament.models import Game, Seat
 from tournament.services import brackets, results
 from tournament.services.brackets import NextRoundOptions
@@ -72,6 +72,7 @@ def test_a_worker_gets_the_bracket_page_another_one_rendered(client, settings, m
     fragment = reverse("bracket_fragment", args=[event.slug, round_two.number])
     page, part = client.get(url).content, client.get(fragment).content
     standings_cache.clear()  # another process: nothing of this event in memory
+    public_pages.clear()
 
     def no_diagram(round_):
         raise AssertionError("the diagram was built again")

@@ -234,7 +234,8 @@ def player_sessions(slug: str, count: int = 1) -> list[str]:
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
-    from django.middleware.csrf import _get_new_csrf_string
+    from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH
+    from django.utils.crypto import get_random_string
 
     from tournament.models import Player
 
@@ -249,7 +250,7 @@ def player_sessions(slug: str, count: int = 1) -> list[str]:
         session[HASH_SESSION_KEY] = player.user.get_session_auth_hash()
         session.create()
         cookies.append(f"{settings.SESSION_COOKIE_NAME}={session.session_key}; "
-                       f"{settings.CSRF_COOKIE_NAME}={_get_new_csrf_string()}")
+                       f"{settings.CSRF_COOKIE_NAME}={get_random_string(CSRF_SECRET_LENGTH, CSRF_ALLOWED_CHARS)}")
     return cookies
 
 

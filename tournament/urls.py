@@ -4,11 +4,13 @@ from tournament import views
 from tournament.views.api import my_tables
 from tournament.views.bracket import bracket, bracket_fragment
 from tournament.views.live_tables import next_table, tournament_game
+from tournament.views.reader import me
 from tournament.views.watch import watch_list, watch_list_fragment
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("api/my-tables/", my_tables, name="api_my_tables"),
+    path("me.json", me, name="me_json"),
     path("events/", views.event_list, name="event_list"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("events/<slug:slug>/", views.event_detail, name="event_detail"),

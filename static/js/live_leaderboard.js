@@ -65,6 +65,7 @@ function render(rows) {
   }
   body.replaceChildren(fresh);
   say(`Live: updated at ${new Date().toLocaleTimeString()}.`);
+  document.dispatchEvent(new Event("scores-changed")); // reader.js updates the reader's own position
 }
 
 function connect(attempt = 0) {

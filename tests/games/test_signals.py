@@ -19,7 +19,7 @@ from tests.games.factories import make_tournament_game
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.test_rotation_live import play_live, rotation_final, running_lives
 from tournament import receivers
-from tournament.brackets import PARTNERS_ROTATION
+from tournament.generators.brackets import PARTNERS_ROTATION
 from tournament.models import AuditEntry, BracketStage, Game, Hand, HandScore, Round, Seat, Table
 from tournament.services import brackets
 from tournament.services.brackets import NextRoundOptions

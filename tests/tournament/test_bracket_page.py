@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from tests.tournament.bracket_factories import finish_table, played_first_round, stage_game, stage_tables
 from tests.tournament.organizer_factories import pause_for_paper
-from tournament.brackets import CHALLENGE, PARTNERS_ROTATION
+from tournament.generators.brackets import CHALLENGE, PARTNERS_ROTATION
 from tournament.services import brackets
 from tournament.services.brackets import NextRoundOptions
 
@@ -101,7 +101,7 @@ def test_query_count_does_not_grow_with_the_bracket(client):
 
 
 def test_a_rotation_shows_its_schedule_and_the_block_being_played(client):
-    from tournament.brackets import PARTNERS_ROTATION_8
+    from tournament.generators.brackets import PARTNERS_ROTATION_8
     from tournament.services import results
 
     event, organizer, _ = played_first_round(12, min_size=4, max_size=4)

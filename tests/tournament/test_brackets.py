@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.brackets import (
+from tournament.generators.brackets import (
     CHALLENGE,
     PARTNERS,
     PARTNERS_ROTATION_8,

@@ -11,7 +11,7 @@ from django.test import Client
 from games.models import LiveGame
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.organizer_factories import pause_for_paper
-from tournament.brackets import PARTNERS_ROTATION
+from tournament.generators.brackets import PARTNERS_ROTATION
 from tournament.models import Game, Seat
 from tournament.services import brackets, results
 from tournament.services.brackets import NextRoundOptions

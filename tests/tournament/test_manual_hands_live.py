@@ -20,7 +20,7 @@ from games.services.seats import seat_holders, turn_game_seat
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.organizer_factories import PASSWORD, make_event, make_organizer_of, make_players
 from tests.tournament.test_rotation_live import play_live
-from tournament.brackets import PARTNERS_ROTATION
+from tournament.generators.brackets import PARTNERS_ROTATION
 from tournament.models import AuditEntry, Game, Hand
 from tournament.services import brackets, results, rounds
 from tournament.services.brackets import NextRoundOptions

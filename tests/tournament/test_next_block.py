@@ -12,7 +12,7 @@ from games.models import LiveGame
 from games.services.lifecycle import start_practice_game
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.organizer_factories import make_user, pause_for_paper
-from tournament.brackets import PARTNERS_ROTATION, PARTNERS_ROTATION_8
+from tournament.generators.brackets import PARTNERS_ROTATION, PARTNERS_ROTATION_8
 from tournament.models import Game, Seat
 from tournament.services import brackets, results
 from tournament.services.brackets import NextRoundOptions

@@ -4,7 +4,7 @@ import pytest
 
 from tests.tournament.bracket_factories import finish_table, played_first_round, stage_game, stage_tables
 from tests.tournament.organizer_factories import make_players
-from tournament.brackets import CHALLENGE, PARTNERS
+from tournament.generators.brackets import CHALLENGE, PARTNERS
 from tournament.models import AuditEntry, BracketEntry, BracketStage, Game, Player, Round, Seat, TiebreakDraw
 from tournament.services import brackets, rounds
 from tournament.services import players as player_service

@@ -136,7 +136,7 @@ def stage_one_game(game_format, later="standard"):
 
 
 def test_partners_hands_are_scored_for_the_team():
-    from tournament.brackets import PARTNERS
+    from tournament.generators.brackets import PARTNERS
     from tournament.services.results import game_seats
 
     game, organizer = stage_one_game(PARTNERS)
@@ -148,7 +148,7 @@ def test_partners_hands_are_scored_for_the_team():
 
 
 def test_challenge_uno_hands_are_refused_with_the_reason_and_save_nothing():
-    from tournament.brackets import CHALLENGE
+    from tournament.generators.brackets import CHALLENGE
 
     game, organizer = stage_one_game(CHALLENGE)
     seats = list(game.table.seats.order_by("number"))
@@ -158,7 +158,7 @@ def test_challenge_uno_hands_are_refused_with_the_reason_and_save_nothing():
 
 
 def test_a_rotation_block_takes_only_its_four_hands_and_its_own_seats():
-    from tournament.brackets import PARTNERS_ROTATION
+    from tournament.generators.brackets import PARTNERS_ROTATION
     from tournament.services.results import game_seats
 
     game, organizer = stage_one_game(PARTNERS_ROTATION, PARTNERS_ROTATION)

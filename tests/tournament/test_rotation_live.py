@@ -18,9 +18,9 @@ from games.services.moves import submit_move
 from games.services.seats import seat_holders, turn_game_seat
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.organizer_factories import pause_for_paper
-from tournament.brackets import PARTNERS_ROTATION, PARTNERS_ROTATION_8
+from tournament.generators.brackets import PARTNERS_ROTATION, PARTNERS_ROTATION_8
+from tournament.generators.partners import partner_rotation
 from tournament.models import BracketStage, Game, Hand, HandScore, Round, Seat
-from tournament.partners import partner_rotation
 from tournament.services import brackets, results
 from tournament.services.brackets import NextRoundOptions
 from tournament.services.rotations import ROTATION_TARGET

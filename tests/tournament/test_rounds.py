@@ -3,8 +3,8 @@
 import pytest
 
 from tests.tournament.organizer_factories import make_event, make_players, make_user
+from tournament.generators.seating import BOT, SeatingError
 from tournament.models import AuditEntry, Event, Game, Player, Round, Seat
-from tournament.seating import BOT, SeatingError
 from tournament.services import rounds
 from tournament.services.rounds import RoundError
 

@@ -15,7 +15,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from tournament.admin.scoping import event_for_organizer, require_permission
-from tournament.brackets import GAME_FORMATS, STANDARD, BracketError
+from tournament.generators.brackets import GAME_FORMATS, STANDARD, BracketError
 from tournament.models import BracketStage, Player, Round
 from tournament.services import brackets, participation
 from tournament.services.brackets import DRAW, FIELD_METHODS, TOP, NextRoundOptions

@@ -13,7 +13,7 @@ from django.urls import NoReverseMatch, path, reverse
 from tournament import event_steps as steps_
 from tournament.admin.event_views import _context
 from tournament.admin.scoping import event_for_organizer, require_permission
-from tournament.brackets import BracketError
+from tournament.generators.brackets import BracketError
 from tournament.models import Event, Round
 from tournament.services import brackets, event_status, rounds
 from tournament.services.event_facts import event_facts

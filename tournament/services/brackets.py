@@ -1,6 +1,6 @@
 """Second rounds as brackets of tables: plan, confirm, regenerate, start stages, advance, replace, tiebreaks.
 
-The shapes come from the pure ``tournament.brackets``; this module loads and saves. Who advanced is never
+The shapes come from the pure ``tournament.generators.brackets``; this module loads and saves. Who advanced is never
 stored: ``advance_bracket`` derives it from the finished games' hand scores every time it runs, builds a
 stage's tables once the stage before is complete, and rebuilds (or removes) tables of stages that have
 not started when a correction changes the result. It is idempotent, so it is safe to call after any
@@ -24,7 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import engine
-from tournament.brackets import (
+from tournament.generators.brackets import (
     CHALLENGE,
     FOUR_ONLY,
     GAME_FORMATS,

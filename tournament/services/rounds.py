@@ -1,6 +1,6 @@
 """Rounds of tables: planning the first round's seating, creating it, starting it, running its games.
 
-Planning is pure (``tournament.seating``) and saves nothing; ``create_first_round`` re-checks the plan
+Planning is pure (``tournament.generators.seating``) and saves nothing; ``create_first_round`` re-checks the plan
 against the players as they are at confirm time, so a stale or tampered preview cannot seat a withdrawn
 player or leave someone out. A planned round can be replaced (a new seed, moved players) until it starts.
 """
@@ -17,10 +17,10 @@ from django.utils import timezone
 
 from games import engine
 from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed
+from tournament.generators.seating import BOT, SeatingError, build_tables
 from tournament.live import notify_scores_changed
 from tournament.models import Event, Game, Hand, HandScore, Player, Round, Seat, Table
 from tournament.rules import RulesRefused, rules_for_event, target_score_for, unplayable_sizes
-from tournament.seating import BOT, SeatingError, build_tables
 from tournament.services import audit
 from tournament.services.game_end import finish_round_if_done, game_ended
 from tournament.services.live_tables import start_live_games

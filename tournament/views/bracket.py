@@ -22,7 +22,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 
-from tournament.brackets import GAME_FORMATS
+from tournament.generators.brackets import GAME_FORMATS
 from tournament.models import Round
 from tournament.page_cache import mark_public
 from tournament.page_parts import reader_response, render_public, servable_reader

@@ -26,7 +26,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from tournament.seating import SeatingError, table_sizes
+from tournament.generators.seating import SeatingError, table_sizes
 
 PlayerId = TypeVar("PlayerId", bound=Hashable)
 

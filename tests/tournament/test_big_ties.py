@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from tests.tournament.bracket_factories import finish_table
 from tests.tournament.organizer_factories import PASSWORD, make_event, make_organizer_of, make_players
-from tournament.generators.brackets import Tie
+from tournament.generators.cuts import Tie
 from tournament.models import BracketEntry, Game, Player, Round, Seat, TiebreakDraw
 from tournament.services import brackets, rounds
 from tournament.services.brackets import NextRoundOptions

@@ -35,18 +35,20 @@ from tournament.generators.brackets import (
     BracketPlan,
     StagePlan,
     StageSeating,
+    plan_stages,
+    propose_field,
+    seat_stage,
+    sizes_with_byes,
+    stage_bounds,
+)
+from tournament.generators.cuts import (
     TableResult,
     Tie,
     cut,
     draw_order,
     new_draw_seed,
     next_stage_seeds,
-    plan_stages,
-    propose_field,
     rank_table,
-    seat_stage,
-    sizes_with_byes,
-    stage_bounds,
 )
 from tournament.live import notify_scores_changed as _notify
 from tournament.models import (

@@ -4,7 +4,7 @@ import pytest
 
 from tests.tournament.organizer_factories import make_event, make_players, make_user, pause_for_paper
 from tournament.models import AuditEntry, Game, Hand, HandScore
-from tournament.services import rounds
+from tournament.services import game_status, rounds
 from tournament.services.results import ResultError, game_totals, points_won_for, record_hand
 
 pytestmark = pytest.mark.django_db
@@ -108,7 +108,7 @@ def test_pending_game_cannot_take_hands():
 def test_winner_of_an_early_finish_is_the_leader(running_game):
     game, (a, b, c), organizer = running_game
     record_hand(game, 1, b.pk, {a.pk: 10, b.pk: 0, c.pk: 10}, organizer, "paper")
-    finished = rounds.change_game_status(game, "finish", organizer, reason="time")
+    finished = game_status.change_game_status(game, "finish", organizer, reason="time")
     assert finished.winner_id == b.pk
     # a correction of an early-finished game keeps it finished
     record_hand(game, 1, b.pk, {a.pk: 5, b.pk: 0, c.pk: 10}, organizer, "typo")
@@ -121,15 +121,15 @@ def test_winner_of_an_early_finish_is_the_leader(running_game):
 
 def stage_one_game(game_format, later="standard"):
     from tests.tournament.bracket_factories import played_first_round, stage_game
-    from tournament.services import brackets
-    from tournament.services.brackets import NextRoundOptions
+    from tournament.services import bracket_stages, next_round
+    from tournament.services.next_round import NextRoundOptions
 
     event, organizer, _ = played_first_round(16, min_size=4, max_size=4)
     options = NextRoundOptions(field=16, advance=[1], formats=[game_format, later], draw_seed=3)
-    plan = brackets.plan_next_round(event, options)
+    plan = next_round.plan_next_round(event, options)
     assert plan.confirmable, plan.problems
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     game = stage_game(round_two, 1, 1)
     pause_for_paper(game, organizer)  # its live table opened with the stage
     return game, organizer

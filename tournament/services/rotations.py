@@ -25,10 +25,14 @@ from django.utils import timezone
 
 from games.models import LiveGame
 from tournament.generators.brackets import ROTATIONS
-from tournament.generators.partners import HANDS_PER_PARTNER, PartnerSchedule, partner_rotation
+from tournament.generators.partners import (
+    HANDS_PER_PARTNER,
+    ROTATION_TARGET,
+    PartnerSchedule,
+    partner_rotation,
+)
 from tournament.models import BracketStage, Game, Hand, HandScore, Round, Seat, Table
-
-ROTATION_TARGET = 1_000_000  # a block ends after its hands, never at a target
+from tournament.services.rounds import open_live_tables
 
 
 def is_rotation(game_format: str) -> bool:
@@ -104,8 +108,6 @@ def continue_rotations(round_: Round) -> list[str]:
         new.extend(block_games(table, table.seat_count, block, running=True))
         started.append(f"stage {table.stage}, table {table.number}: block {block}")
     if new:
-        from tournament.services.rounds import open_live_tables
-
         Game.objects.bulk_create(new)
         open_live_tables(round_)
     return started

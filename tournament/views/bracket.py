@@ -26,7 +26,8 @@ from tournament.generators.brackets import GAME_FORMATS
 from tournament.models import Round
 from tournament.page_cache import mark_public
 from tournament.page_parts import reader_response, render_public, servable_reader
-from tournament.services.brackets import BracketState, load_bracket, stage_advancers
+from tournament.services.bracket_view import BracketState, load_bracket
+from tournament.services.stage_results import stage_advancers
 from tournament.standings_cache import memo, note_size, public_event, shared, shared_name
 
 POLL_SECONDS = 5

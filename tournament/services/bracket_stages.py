@@ -24,10 +24,12 @@ from tournament.services.rounds import open_live_tables, start_round
 
 
 def stage_plan(stage: BracketStage, sizes: tuple[int, ...]) -> StagePlan:
+    """The saved stage as the pure plan ``seat_stage`` takes, with these table sizes."""
     return StagePlan(stage.number, stage.planned_field, sizes, stage.byes, stage.advance_per_table, stage.is_final)
 
 
 def build_stage(round_: Round, stage: BracketStage, plan: StagePlan, seating: StageSeating) -> list[Table]:
+    """Save a stage's seating: its tables, seats and first games (a rotation's first block); its byes."""
     target = target_score_for(round_.event)
     tables = Table.objects.bulk_create([Table(round=round_, stage=stage.number, number=n)
                                         for n in range(1, len(seating.tables) + 1)])
@@ -46,6 +48,7 @@ def build_stage(round_: Round, stage: BracketStage, plan: StagePlan, seating: St
 
 
 def sizes_for(stage: BracketStage, event: Event) -> tuple[int, ...]:
+    """The stage's table sizes with the event's bounds now; refused when they would change its byes."""
     if stage.is_final:
         return (stage.planned_field,)
     sizes, byes = sizes_with_byes(stage.planned_field,
@@ -57,6 +60,7 @@ def sizes_for(stage: BracketStage, event: Event) -> tuple[int, ...]:
 
 
 def remove_unstarted(round_: Round, stage_states: list[StageState]) -> None:
+    """Remove the tables and byes of these stages that have not started (they are built again)."""
     numbers = [s.stage.number for s in stage_states if not s.started]
     Table.objects.filter(round=round_, stage__in=numbers).delete()
     BracketStage.objects.filter(round=round_, number__in=numbers).update(bye_players=[], built_at=None)

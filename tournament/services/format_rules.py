@@ -11,7 +11,7 @@ from tournament.models import Event
 from tournament.rules import rules_for_event
 
 
-def rules_for_format(event: Event, game_format: str):
+def rules_for_format(event: Event, game_format: str) -> engine.RuleSet:
     """The engine rule set a table of this format plays (the event's rules with the format's options)."""
     rules = rules_for_event(event)
     overrides = {CHALLENGE: {"scoring": "elimination", "partners": False},

@@ -240,6 +240,7 @@ def plan_next_round(event: Event, options: NextRoundOptions) -> NextRoundPlan:
 
 
 def standing_groups(rows: list[StandingRow]) -> list[list[int]]:
+    """Player ids in groups of rows equal on every tiebreak, best first (what ``cut`` takes)."""
     groups: list[list[int]] = []
     previous_key = None
     for row in rows:

@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 @database_sync_to_async
 def organizer_does(game, action, reason=""):
     return game_status.change_game_status(game, action, make_user(f"org-{action}-{game.pk}-{timezone.now().timestamp()}"),
-                                     reason=reason)
+                                          reason=reason)
 
 
 @database_sync_to_async

@@ -159,7 +159,7 @@ def test_games_finished_live_at_their_target_advance_the_bracket_to_its_next_sta
     event, organizer, _ = played_first_round(8, target_score=1)  # every live game ends with its first hand
     options = NextRoundOptions(field=8, advance=[2], draw_seed=3)  # two of each table of four go on
     round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
-                                              organizer)
+                                                organizer)
     bracket_stages.start_stage(round_two, 1, organizer)
     first_stage = running_lives(round_two)
     assert len(first_stage) == 2 and not Table.objects.filter(round=round_two, stage=2).exists()

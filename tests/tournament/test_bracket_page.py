@@ -18,7 +18,7 @@ def bracket_round(players=16, **options):
     event, organizer, _ = played_first_round(players)
     opts = NextRoundOptions(**{"field": players, "advance": [1], "draw_seed": 9, **options})
     round_two = next_round.create_bracket_round(event, opts, next_round.plan_next_round(event, opts).field_ids,
-                                              organizer)
+                                                organizer)
     bracket_stages.start_stage(round_two, 1, organizer)
     return event, organizer, round_two
 

@@ -19,7 +19,7 @@ def test_bracket_page_updates_when_the_final_ends(live_server, page):
     event, organizer, _ = played_first_round(16)
     options = NextRoundOptions(field=16, advance=[1], draw_seed=4)
     round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
-                                              organizer)
+                                                organizer)
     bracket_stages.start_stage(round_two, 1, organizer)
     for number, members in enumerate(stage_tables(round_two, 1), start=1):
         finish_table(stage_game(round_two, 1, number), members, organizer)
@@ -86,7 +86,7 @@ def live_final(live_asgi):
     event, organizer, _ = played_first_round(16, target_score=30)
     options = NextRoundOptions(field=16, advance=[1], draw_seed=4)
     round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
-                                              organizer)
+                                                organizer)
     bracket_stages.start_stage(round_two, 1, organizer)
     for number, members in enumerate(stage_tables(round_two, 1), start=1):
         finish_table(stage_game(round_two, 1, number), members, organizer)

@@ -150,7 +150,7 @@ def test_after_round_one_the_room_plans_starts_the_stages_names_the_champion_and
 
     options = NextRoundOptions(field=16, advance=[1], draw_seed=3)
     round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
-                                              organizer)
+                                                organizer)
     page = client.get(room(event)).content.decode()
     assert state_of(page, "stages") == "now" and 'name="arg" value="1"' in page and "Start stage 1" in page
     assert "Stage 1</dt><dd>0 of 4 tables finished" in page

@@ -107,7 +107,7 @@ def big_bracket():
     event, organizer, _ = played_first_round(300)
     options = NextRoundOptions(field=256, advance=[1], draw_seed=9)
     round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
-                                              organizer)
+                                                organizer)
     bracket_stages.start_stage(round_two, 1, organizer)
     return event, round_two
 
@@ -146,7 +146,7 @@ def test_a_cached_bracket_page_costs_only_the_version_check(client, django_asser
     event, organizer, _ = played_first_round(players)
     options = NextRoundOptions(field=players, advance=[1], draw_seed=9)
     round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
-                                              organizer)
+                                                organizer)
     url = reverse("bracket", args=[event.slug, round_two.number])
     client.get(url)
     with django_assert_num_queries(1):

@@ -71,7 +71,7 @@ def test_adding_back_needs_a_reason_and_a_no_show(no_show_table):
                              "the audit log)."]
     with pytest.raises(BracketError, match="Give a reason"):
         next_round.create_bracket_round(event, NextRoundOptions(field=12, added_back={absent[1]: ""}),
-                                      plan.field_ids, organizer)
+                                        plan.field_ids, organizer)
     present = next(p for p in Player.objects.filter(seats__table__round=round_one).values_list("pk", flat=True)
                    if p not in absent)
     plan = next_round.plan_next_round(event, NextRoundOptions(field=12, added_back={present: REASON}))

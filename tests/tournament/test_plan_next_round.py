@@ -59,7 +59,7 @@ def test_proposal_counts_only_players_who_played_a_hand():
 def test_top_of_every_table_then_best_by_points():
     event, organizer, round_one = played_first_round(24)  # six tables of 4
     plan = next_round.plan_next_round(event, NextRoundOptions(field=8, method=next_round.TABLES, per_table=1,
-                                                            advance=[2]))
+                                                              advance=[2]))
     assert plan.confirmable, plan.problems
     winners = {s.player_id for s in Seat.objects.filter(table__round=round_one, number=0)}
     assert winners <= set(plan.field_ids)

@@ -119,7 +119,7 @@ def test_organizer_of_another_event_is_refused(client, played):
 
     options = NextRoundOptions(field=16, advance=[1], draw_seed=3)
     round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
-                                              organizer)
+                                                organizer)
     login(client, other_organizer)
     assert client.get(plan_url(event)).status_code == 404
     bracket_url = reverse("admin:tournament_event_bracket", args=[event.pk, round_two.pk])

@@ -219,13 +219,13 @@ def test_a_rotation_stage_advances_its_winners_by_per_player_totals():
 def test_rotation_stages_are_planned_in_groups_of_eight():
     event, organizer, _ = played_first_round(20, min_size=3, max_size=5)
     plan = next_round.plan_next_round(event, NextRoundOptions(field=16, advance=[4, 2],
-                                                            formats=[PARTNERS_ROTATION_8, "standard"]))
+                                                              formats=[PARTNERS_ROTATION_8, "standard"]))
     assert plan.confirmable, plan.problems
     assert [s.table_sizes for s in plan.bracket.stages] == [(8, 8), (4, 4), (4,)]
     assert [len(t) for t in plan.stage_one.tables] == [8, 8]
     # 12 players: one group of 8, the four highest seeds skip the stage (nothing else seats them)
     plan = next_round.plan_next_round(event, NextRoundOptions(field=12, advance=[4, 2],
-                                                            formats=[PARTNERS_ROTATION_8, "standard"]))
+                                                              formats=[PARTNERS_ROTATION_8, "standard"]))
     assert plan.confirmable, plan.problems
     assert (plan.bracket.stages[0].table_sizes, plan.bracket.stages[0].byes) == ((8,), 4)
     assert plan.stage_one.byes == plan.field_ids[:4]

@@ -59,7 +59,7 @@ def small_bracket():
     event, organizer, _ = played_first_round(16)
     options = NextRoundOptions(field=16, advance=[1], draw_seed=9)
     round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
-                                              organizer)
+                                                organizer)
     return event, round_two
 
 

@@ -27,7 +27,7 @@ def round_overview(model_admin, request, round_id):
                 if game.table.round_id != round_.pk:
                     raise rounds.RoundError("That game is not in this round.")
                 game_status.change_game_status(game, request.POST["game_action"], request.user,
-                                          reason=request.POST.get("reason", ""))
+                                               reason=request.POST.get("reason", ""))
                 messages.success(request, f"{game}: {request.POST['game_action']} done.")
         except rounds.RoundError as error:
             messages.error(request, str(error))

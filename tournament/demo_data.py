@@ -43,7 +43,7 @@ from tournament.models import (
     Seat,
     VerifiedEmail,
 )
-from tournament.services import brackets, eligibility, registration, rounds
+from tournament.services import advancing, bracket_stages, eligibility, next_round, registration, rounds
 from tournament.services import players as player_actions
 from tournament.services.game_end import finish_round_if_done
 from tournament.services.live_tables import exhibition_table
@@ -297,15 +297,15 @@ def _play_first_round(event: Event, organizer) -> None:
 def _start_bracket(event: Event, organizer) -> Round:
     """Round 2 as the organizer's "Plan next round" proposes it; stage 1's first tables were recorded
     (their winners go on), then the stage starts and the other tables play live."""
-    options = brackets.default_options(event)
+    options = next_round.default_options(event)
     options.draw_seed = DEMO_SEED
-    plan = brackets.plan_next_round(event, options)
-    round_ = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
+    plan = next_round.plan_next_round(event, options)
+    round_ = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
     _record_games(Game.objects.filter(table__round=round_, table__stage=1,
                                       table__number__lte=BRACKET_FINISHED_TABLES),
                   random.Random(DEMO_SEED + 1), timezone.now() - timedelta(minutes=50))
-    brackets.start_stage(round_, 1, organizer)  # the other tables' games start, each with its live table
-    brackets.advance_bracket(round_)
+    bracket_stages.start_stage(round_, 1, organizer)  # the other tables' games start, each with its live table
+    advancing.advance_bracket(round_)
     return round_
 
 

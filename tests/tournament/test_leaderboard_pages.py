@@ -10,8 +10,8 @@ from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.standings_data import make_event, make_players, record_games, seat_round
 from tournament import standings_cache
 from tournament.models import Game, Seat
-from tournament.services import brackets, results
-from tournament.services.brackets import NextRoundOptions
+from tournament.services import bracket_stages, next_round, results
+from tournament.services.next_round import NextRoundOptions
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cold_caches")]
 
@@ -105,9 +105,9 @@ def big_bracket():
     """300 players, a field of 256: stage one has 64 tables, then 16, 4 and the final (85 tables)."""
     event, organizer, _ = played_first_round(300)
     options = NextRoundOptions(field=256, advance=[1], draw_seed=9)
-    round_two = brackets.create_bracket_round(event, options, brackets.plan_next_round(event, options).field_ids,
-                                              organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
+                                                organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     return event, round_two
 
 
@@ -149,8 +149,8 @@ def test_a_cached_bracket_page_costs_only_the_version_check(client, django_asser
     settings.STANDINGS_VERSION_CHECK_SECONDS = check_seconds
     event, organizer, _ = played_first_round(players)
     options = NextRoundOptions(field=players, advance=[1], draw_seed=9)
-    round_two = brackets.create_bracket_round(event, options, brackets.plan_next_round(event, options).field_ids,
-                                              organizer)
+    round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
+                                                organizer)
     url = reverse("bracket", args=[event.slug, round_two.number])
     client.get(url)
     with django_assert_num_queries(queries):

@@ -12,8 +12,8 @@ from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.standings_data import make_event, make_players, record_games, seat_round
 from tournament import public_pages, standings_cache
 from tournament.models import Game, Seat
-from tournament.services import brackets, results
-from tournament.services.brackets import NextRoundOptions
+from tournament.services import next_round, results
+from tournament.services.next_round import NextRoundOptions
 from tournament.views import bracket as bracket_views
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cold_caches")]
@@ -59,8 +59,8 @@ def test_a_big_events_pages_show_the_published_version_until_it_moves_on(client,
 def small_bracket():
     event, organizer, _ = played_first_round(16)
     options = NextRoundOptions(field=16, advance=[1], draw_seed=9)
-    round_two = brackets.create_bracket_round(event, options, brackets.plan_next_round(event, options).field_ids,
-                                              organizer)
+    round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
+                                                organizer)
     return event, round_two
 
 

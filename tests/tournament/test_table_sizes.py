@@ -10,8 +10,8 @@ from games.models import LiveGame
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.organizer_factories import make_event, make_players, make_user
 from tournament.models import Event, Round
-from tournament.services import brackets, rounds
-from tournament.services.brackets import NextRoundOptions
+from tournament.services import next_round, rounds
+from tournament.services.next_round import NextRoundOptions
 
 pytestmark = pytest.mark.django_db
 
@@ -82,8 +82,8 @@ def test_starting_a_round_its_rules_cannot_play_is_a_message(organizer_client, e
 def test_starting_a_bracket_stage_the_engine_refuses_is_a_message(client):
     event, organizer, _ = played_first_round(16)
     options = NextRoundOptions(field=16, advance=[1], draw_seed=3)
-    plan = brackets.plan_next_round(event, options)
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
+    plan = next_round.plan_next_round(event, options)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
     Event.objects.filter(pk=event.pk).update(rules_overrides={"max_players": 3})
     client.force_login(organizer)
     url = reverse("admin:tournament_event_bracket", args=[event.pk, round_two.pk])
@@ -100,7 +100,7 @@ def test_a_bracket_at_tables_its_rules_cannot_play_is_not_planned():
     Event.objects.filter(pk=event.pk).update(max_table_size=6)  # uno-official plays 6, but not with:
     Event.objects.filter(pk=event.pk).update(rules_overrides={"max_players": 4})
     event.refresh_from_db()
-    plan = brackets.plan_next_round(event, NextRoundOptions(field=16, advance=[2], draw_seed=3))
+    plan = next_round.plan_next_round(event, NextRoundOptions(field=16, advance=[2], draw_seed=3))
     assert any(p.startswith("Stage 1: Tables of 5 or 6 players cannot be played: uno-official is played by 2 to 4 "
                                  "players")
                for p in plan.problems), plan.problems

@@ -21,6 +21,7 @@ from tournament.admin import (
 from tournament.admin.policy_editor import EventAdminForm
 from tournament.admin.scoping import EventScopedAdmin
 from tournament.models import Event
+from tournament.rules import RulesRefused, rules_for_event
 from tournament.services import eligibility
 from tournament.services.organizers import ORGANIZER_GROUP
 
@@ -111,8 +112,6 @@ class EventAdmin(EventScopedAdmin):
         """The preset's options with the event's overrides applied (changed ones in bold)."""
         if event is None or event.pk is None:
             return "Shown after saving."
-        from tournament.rules import RulesRefused, rules_for_event
-
         try:
             rules = rules_for_event(event)
         except RulesRefused as refused:

@@ -17,7 +17,7 @@ from django.utils import timezone
 from tournament.admin.event_views import _context
 from tournament.admin.scoping import event_for_organizer, scoped_object
 from tournament.models import Announcement, Game, Player, Round, Seat
-from tournament.services import announcements, rounds
+from tournament.services import announcements, game_status, rounds
 from tournament.services.live_round import round_live
 from tournament.services.round_control import (
     finish_all,
@@ -62,7 +62,7 @@ def _act(request, round_: Round) -> str:
         if game.table.round_id != round_.pk:
             raise rounds.RoundError("That game is not in this round.")
         reason = post.get(f"reason_{game.pk}", "")
-        rounds.change_game_status(game, kind, request.user, reason=reason)
+        game_status.change_game_status(game, kind, request.user, reason=reason)
         return f"Table {game.table.number}: {kind} done."
     if kind == "replace":
         # Seats are changed only through this service (the round's change permission is checked above).

@@ -13,7 +13,7 @@ from games.services.lifecycle import create_demo_bot_table, open_tournament_tabl
 from tournament.live import event_announce_group, round_live_group
 from tournament.models import BracketStage, Event, Game, Round, Seat, Table
 from tournament.rules import rules_for_event
-from tournament.services.brackets import rules_for_format
+from tournament.services.format_rules import rules_for_format
 
 
 def live_game_for(tgame: Game, seed: int | None = None) -> LiveGame:

@@ -13,7 +13,8 @@ from games.services.lifecycle import LiveTableBusy, tournament_seat_changed
 from tournament.live import notify_scores_changed
 from tournament.models import Game, Player, Round, Seat
 from tournament.services import audit
-from tournament.services.rounds import RoundError, change_game_status
+from tournament.services.game_status import change_game_status
+from tournament.services.rounds import RoundError
 
 REPLACE_BOT_KIND = Seat.BotKind.HEURISTIC
 OPEN_GAME = (Game.Status.PENDING, Game.Status.RUNNING, Game.Status.PAUSED)

@@ -21,7 +21,8 @@ from games.services.lifecycle import end_with_this_change
 from tournament.models import Game, Round
 from tournament.services import audit
 from tournament.services.game_end import game_ended
-from tournament.services.rounds import RoundError, change_game_status, seat_totals
+from tournament.services.game_status import change_game_status
+from tournament.services.rounds import RoundError, seat_totals
 
 logger = logging.getLogger(__name__)
 

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from django.http import Http404, HttpResponse
 from django.urls import reverse
 
-from tournament.brackets import GAME_FORMATS
+from tournament.generators.brackets import GAME_FORMATS
 from tournament.models import Round
 from tournament.public_pages import cached_page, event_and_version, public_page, render_public
-from tournament.services.brackets import BracketState, load_bracket, stage_advancers
+from tournament.services.bracket_view import BracketState, load_bracket
+from tournament.services.stage_results import stage_advancers
 from tournament.standings_cache import memo, note_size
 
 POLL_SECONDS = 5

@@ -22,12 +22,12 @@ from .actions import (
 from .cards import CARD_ID, CODE, COLOUR_CODES, card_code, card_id
 from .deal import HandSetup, new_hand, replay, start_hand
 from .decks import arrange_deck, deck_codes
+from .dispatch import apply
 from .errors import EngineError, IllegalAction, MalformedAction, RuleError
 from .events import Event
 from .game import Game, HandResult
 from .legal import legal_actions
 from .moves import legal_moves, step
-from .play import apply
 from .presets import PRESET_CHOICES, PRESETS, get_preset
 from .rules import RuleSet
 from .scoring import HandScore, points_in_hands, score_hand

@@ -254,7 +254,7 @@ class HandSetup:
 
 def replay(setup: HandSetup | dict[str, Any], actions: Iterable[Action | dict[str, Any]]) -> HandState:
     """Deal the hand again and apply the logged actions (objects or dicts) in order."""
-    from .play import apply
+    from .dispatch import apply
 
     if isinstance(setup, dict):
         setup = HandSetup.from_dict(setup)

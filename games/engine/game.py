@@ -8,9 +8,9 @@ from typing import Any
 
 from .actions import Action
 from .deal import HandSetup
+from .dispatch import apply as apply_action
 from .errors import EngineError
 from .events import Event
-from .play import apply as apply_action
 from .rules import RuleSet
 from .scoring import score_hand
 from .state import OVER, HandState

@@ -30,7 +30,7 @@ from .cards import HAS_SUIT as _HAS_SUIT
 from .cards import IS_EIGHT as _IS_EIGHT
 from .drawing import draw_cards
 from .errors import IllegalAction
-from .events import Event
+from .events import TableEvent
 from .playable import can_stack, is_playable, wd4_guilty
 from .refusals import check_phase, check_turn, must_match_message, parse_colour, pending_message
 from .special_cards import boo_blue, dead_red, shield_back, xray
@@ -38,7 +38,7 @@ from .state import AFTER_DRAW, CHALLENGE, CHOOSE_COLOUR, PLAY, HandState
 from .turns import advance, draw_victim, end_hand
 
 
-def play(state: HandState, action: Play) -> list[Event]:
+def play(state: HandState, action: Play) -> list[TableEvent]:
     seat = action.seat
     card = CARD_ID.get(action.card) if isinstance(action.card, str) else None
     if card is None:
@@ -74,7 +74,7 @@ def play(state: HandState, action: Play) -> list[Event]:
     return do_play(state, seat, card, colour, guilty, action.card)
 
 
-def trusted_play(state: HandState, action: Play) -> list[Event]:
+def trusted_play(state: HandState, action: Play) -> list[TableEvent]:
     """A play `legal_actions` listed for this exact state: only work out what `play` would have checked."""
     card = CARD_ID[action.card]
     if IS_WILD[card]:
@@ -86,12 +86,12 @@ def trusted_play(state: HandState, action: Play) -> list[Event]:
     return do_play(state, action.seat, card, colour, guilty, action.card)
 
 
-def do_play(state: HandState, seat: int, card: int, colour: int, guilty: bool, code: str) -> list[Event]:
+def do_play(state: HandState, seat: int, card: int, colour: int, guilty: bool, code: str) -> list[TableEvent]:
     """Play a card already known to be legal: mutate the state and return the events."""
     rules = state.rules
     kind = KIND[card]
     hand = state.hands[seat]
-    events: list[Event] = []
+    events: list[TableEvent] = []
     discard = state.discard
     identical = rules.identical_card_skips and card == discard[-1] and _HAS_SUIT[card]
     state.uno_window = -1
@@ -102,15 +102,15 @@ def do_play(state: HandState, seat: int, card: int, colour: int, guilty: bool, c
     state.phase = PLAY
     state.stalled = 0
     if not state.quiet:
-        events.append(Event("played", {"seat": seat, "card": code, "colour": COLOUR_CODES[colour]}))
+        events.append(TableEvent("played", {"seat": seat, "card": code, "colour": COLOUR_CODES[colour]}))
     if rules.ocho_announcement and _IS_EIGHT[card]:
-        events.append(Event("ocho", {"seat": seat}))
+        events.append(TableEvent("ocho", {"seat": seat}))
     left = len(hand)
     if left == 1 and rules.uno_call and not state.uno[seat]:
         state.uno_window = seat
     skip = 1 if identical else 0
     if identical:
-        events.append(Event("identical", {"seat": seat, "card": code}))
+        events.append(TableEvent("identical", {"seat": seat, "card": code}))
 
     if left == 0:
         # The last card's draws still land (and count when scoring); nobody can answer them any more.
@@ -141,7 +141,7 @@ def do_play(state: HandState, seat: int, card: int, colour: int, guilty: bool, c
             advance(state, seat, 2 + skip, events)
         else:
             state.direction = -state.direction
-            events.append(Event("reversed", {"seat": seat, "direction": "left" if state.direction > 0 else "right"}))
+            events.append(TableEvent("reversed", {"seat": seat, "direction": "left" if state.direction > 0 else "right"}))
             advance(state, seat, 1 + skip, events)
     elif kind == DRAW2 or kind == WILD_DRAW4:
         amount = _DRAW_AMOUNT[card]
@@ -164,7 +164,7 @@ def do_play(state: HandState, seat: int, card: int, colour: int, guilty: bool, c
             state.pending_from = seat
             state.resume_after = -1
             advance(state, seat, 1 + skip, events)
-            events.append(Event("stacked", {"seat": seat, "total": state.pending, "to": state.turn}))
+            events.append(TableEvent("stacked", {"seat": seat, "total": state.pending, "to": state.turn}))
         else:
             # No stacking, or (two players) an identical 2 whose skip already took the opponent's turn, so
             # nobody is left to continue the stack: the opponent draws the whole total and its player
@@ -183,7 +183,7 @@ def do_play(state: HandState, seat: int, card: int, colour: int, guilty: bool, c
                 state.resume_after = seat
             state.pending_from = seat
             state.turn = target
-            events.append(Event("shielded", {"seat": seat, "to": target, "total": state.pending}))
+            events.append(TableEvent("shielded", {"seat": seat, "to": target, "total": state.pending}))
         else:
             advance(state, seat, 1 + skip, events)
     elif kind == XRAY:
@@ -198,7 +198,7 @@ def do_play(state: HandState, seat: int, card: int, colour: int, guilty: bool, c
     return events
 
 
-def choose_colour(state: HandState, action: ChooseColour) -> list[Event]:
+def choose_colour(state: HandState, action: ChooseColour) -> list[TableEvent]:
     seat = action.seat
     check_turn(state, seat)
     if state.phase != CHOOSE_COLOUR:
@@ -206,4 +206,4 @@ def choose_colour(state: HandState, action: ChooseColour) -> list[Event]:
     colour = parse_colour(state, action.colour, CODE[state.discard[-1]])
     state.colour = colour
     state.phase = PLAY
-    return [Event("colour_chosen", {"seat": seat, "colour": COLOUR_CODES[colour]})]
+    return [TableEvent("colour_chosen", {"seat": seat, "colour": COLOUR_CODES[colour]})]

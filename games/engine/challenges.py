@@ -6,13 +6,13 @@ from .actions import Accept, Challenge
 from .cards import CODE
 from .drawing import draw_cards
 from .errors import IllegalAction
-from .events import Event
+from .events import TableEvent
 from .refusals import check_turn
 from .state import CHALLENGE, PLAY, HandState
 from .turns import advance
 
 
-def challenge(state: HandState, action: Challenge) -> list[Event]:
+def challenge(state: HandState, action: Challenge) -> list[TableEvent]:
     seat = action.seat
     check_turn(state, seat)
     if state.phase != CHALLENGE:
@@ -23,7 +23,7 @@ def challenge(state: HandState, action: Challenge) -> list[Event]:
     shown = tuple(state.hands[accused])
     state.uno_window = -1
     state.reveals.append((seat, accused, shown, "challenge"))
-    events = [Event("challenged", {"seat": seat, "of": accused, "guilty": guilty},
+    events = [TableEvent("challenged", {"seat": seat, "of": accused, "guilty": guilty},
                     {"hand": [CODE[c] for c in shown]}, frozenset((seat,)))]
     state.phase = PLAY
     state.pending = 0
@@ -38,7 +38,7 @@ def challenge(state: HandState, action: Challenge) -> list[Event]:
     return events
 
 
-def accept(state: HandState, action: Accept) -> list[Event]:
+def accept(state: HandState, action: Accept) -> list[TableEvent]:
     seat = action.seat
     check_turn(state, seat)
     if state.phase != CHALLENGE:
@@ -49,7 +49,7 @@ def accept(state: HandState, action: Accept) -> list[Event]:
     state.pending = 0
     state.wd4_from = -1
     state.wd4_guilty = False
-    events: list[Event] = []
+    events: list[TableEvent] = []
     draw_cards(state, seat, total, "draw_card", events)
     advance(state, seat, 1, events)
     return events

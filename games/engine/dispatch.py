@@ -15,12 +15,12 @@ from .card_play import choose_colour, play, trusted_play
 from .challenges import accept, challenge
 from .draw_and_pass import draw, pass_turn, trusted_draw
 from .errors import IllegalAction
-from .events import Event
+from .events import TableEvent
 from .state import OVER, HandState
 from .uno_calls import call_uno, catch
 
 
-def quietly(handler: Callable[[HandState, Action], list[Event]], state: HandState, action: Action) -> None:
+def quietly(handler: Callable[[HandState, Action], list[TableEvent]], state: HandState, action: Action) -> None:
     state.quiet = True
     try:
         handler(state, action)
@@ -28,16 +28,16 @@ def quietly(handler: Callable[[HandState, Action], list[Event]], state: HandStat
         state.quiet = False
 
 
-HANDLERS: dict[type, Callable[[HandState, Action], list[Event]]] = {
+HANDLERS: dict[type, Callable[[HandState, Action], list[TableEvent]]] = {
     Play: play, Draw: draw, Pass: pass_turn, CallUno: call_uno, Catch: catch, Challenge: challenge,
     Accept: accept, ChooseColour: choose_colour,
 }
 
 
-TRUSTED_HANDLERS: dict[type, Callable[[HandState, Action], list[Event]]] = {**HANDLERS, Play: trusted_play, Draw: trusted_draw}
+TRUSTED_HANDLERS: dict[type, Callable[[HandState, Action], list[TableEvent]]] = {**HANDLERS, Play: trusted_play, Draw: trusted_draw}
 
 
-def apply(state: HandState, action: Action, events: bool = True) -> list[Event]:
+def apply(state: HandState, action: Action, events: bool = True) -> list[TableEvent]:
     """Apply `action` to `state` in place and return what happened.
 
     Raises `IllegalAction` (state unchanged) if the rules do not allow it now. An action object that
@@ -69,7 +69,7 @@ def apply(state: HandState, action: Action, events: bool = True) -> list[Event]:
     return _checked_apply(state, action)
 
 
-def _checked_apply(state: HandState, action: Action) -> list[Event]:
+def _checked_apply(state: HandState, action: Action) -> list[TableEvent]:
     handler = HANDLERS.get(type(action))
     if handler is None:
         raise IllegalAction(f"{action!r} is not an action")

@@ -7,20 +7,20 @@ from .actions import Draw, Pass
 from .cards import CODE, KIND
 from .drawing import can_draw, draw_cards
 from .errors import IllegalAction
-from .events import Event
+from .events import TableEvent
 from .playable import has_playable, is_playable, wd4_enforced, wd4_guilty
 from .refusals import check_phase, check_turn
 from .state import AFTER_DRAW, PLAY, HandState
 from .turns import advance, end_blocked
 
 
-def draw(state: HandState, action: Draw) -> list[Event]:
+def draw(state: HandState, action: Draw) -> list[TableEvent]:
     seat = action.seat
     check_turn(state, seat)
     check_phase(state, PLAY)
     rules = state.rules
     hand = state.hands[seat]
-    events: list[Event] = []
+    events: list[TableEvent] = []
     if state.pending:
         state.uno_window = -1
         total = state.pending
@@ -40,22 +40,22 @@ def draw(state: HandState, action: Draw) -> list[Event]:
     return do_draw(state, seat, drawable)
 
 
-def trusted_draw(state: HandState, action: Draw) -> list[Event]:
+def trusted_draw(state: HandState, action: Draw) -> list[TableEvent]:
     seat = action.seat
     if state.pending:
         return draw(state, action)
     return do_draw(state, seat, can_draw(state))
 
 
-def do_draw(state: HandState, seat: int, drawable: bool) -> list[Event]:
+def do_draw(state: HandState, seat: int, drawable: bool) -> list[TableEvent]:
     """A normal draw (no draw total pending) already known to be legal."""
     rules = state.rules
     hand = state.hands[seat]
-    events: list[Event] = []
+    events: list[TableEvent] = []
     state.uno_window = -1
     if not drawable:
         state.stalled += 1
-        events.append(Event("passed", {"seat": seat, "reason": "nothing_to_draw"}))
+        events.append(TableEvent("passed", {"seat": seat, "reason": "nothing_to_draw"}))
         if state.stalled >= state.seats:
             end_blocked(state, events)
         else:
@@ -75,12 +75,12 @@ def do_draw(state: HandState, seat: int, drawable: bool) -> list[Event]:
         if not rules.draw_until_playable or not can_draw(state):
             break
     if not state.quiet:
-        events.append(Event("passed", {"seat": seat, "reason": "no_play"}))
+        events.append(TableEvent("passed", {"seat": seat, "reason": "no_play"}))
     advance(state, seat, 1, events)
     return events
 
 
-def pass_turn(state: HandState, action: Pass) -> list[Event]:
+def pass_turn(state: HandState, action: Pass) -> list[TableEvent]:
     seat = action.seat
     check_turn(state, seat)
     if state.phase != AFTER_DRAW:
@@ -91,6 +91,6 @@ def pass_turn(state: HandState, action: Pass) -> list[Event]:
         raise IllegalAction(f"you must play the card you just drew ({CODE[state.drawn]})")
     state.phase = PLAY
     state.drawn = -1
-    events = [Event("passed", {"seat": seat, "reason": "kept"})]
+    events = [TableEvent("passed", {"seat": seat, "reason": "kept"})]
     advance(state, seat, 1, events)
     return events

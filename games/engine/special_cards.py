@@ -6,11 +6,11 @@ from __future__ import annotations
 from . import cards as C
 from .cards import CODE, COLOUR
 from .drawing import draw_cards
-from .events import Event
+from .events import TableEvent
 from .state import HandState
 
 
-def dead_red(state: HandState, seat: int, out: bool, events: list[Event]) -> None:
+def dead_red(state: HandState, seat: int, out: bool, events: list[TableEvent]) -> None:
     hit = []
     n = state.seats
     for i in range(1, n + 1):
@@ -19,33 +19,33 @@ def dead_red(state: HandState, seat: int, out: bool, events: list[Event]) -> Non
             continue
         if not any(COLOUR[c] == C.RED for c in state.hands[o]):
             hit.append(o)
-    events.append(Event("dead_red", {"seat": seat, "hit": hit}))
+    events.append(TableEvent("dead_red", {"seat": seat, "hit": hit}))
     for o in hit:
         draw_cards(state, o, 2, "dead_red", events)
 
 
-def boo_blue(state: HandState, seat: int, out: bool, events: list[Event]) -> None:
+def boo_blue(state: HandState, seat: int, out: bool, events: list[TableEvent]) -> None:
     counts = {o: len(h) for o, h in enumerate(state.hands)
               if not (o == seat and (out or not state.rules.boo_blue_counts_player))}
     fewest = min(counts.values())
     hit = [o for o, k in counts.items() if k == fewest]
-    events.append(Event("boo_blue", {"seat": seat, "hit": hit}))
+    events.append(TableEvent("boo_blue", {"seat": seat, "hit": hit}))
     for o in hit:
         draw_cards(state, o, 2, "boo_blue", events)
 
 
-def shield_back(state: HandState, seat: int, events: list[Event]) -> None:
+def shield_back(state: HandState, seat: int, events: list[TableEvent]) -> None:
     """A Shield that was its player's last card: the pending total goes back and is drawn at once (000: "The
     player who last played the Draw 2 or Draw 4 card against you must draw those number of cards")."""
     target, total = state.pending_from, state.pending
     state.pending = 0
     state.pending_from = -1
     state.resume_after = -1
-    events.append(Event("shielded", {"seat": seat, "to": target, "total": total}))
+    events.append(TableEvent("shielded", {"seat": seat, "to": target, "total": total}))
     draw_cards(state, target, total, "draw_card", events)
 
 
-def xray(state: HandState, seat: int, events: list[Event]) -> None:
+def xray(state: HandState, seat: int, events: list[TableEvent]) -> None:
     shown = []
     n = state.seats
     for i in range(1, n):
@@ -57,5 +57,5 @@ def xray(state: HandState, seat: int, events: list[Event]) -> None:
             card = hand[state.rng.randrange(len(hand))]
             state.reveals.append((seat, o, (card,), "xray"))
             shown.append([o, CODE[card]])
-    events.append(Event("xray", {"seat": seat, "of": [o for o, _ in shown]}, {"revealed": shown},
+    events.append(TableEvent("xray", {"seat": seat, "of": [o for o, _ in shown]}, {"revealed": shown},
                         frozenset((seat,))))

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from .events import Event
+from .events import TableEvent
 from .state import OVER, HandState
 
 
-def advance(state: HandState, seat: int, steps: int, events: list[Event]) -> None:
+def advance(state: HandState, seat: int, steps: int, events: list[TableEvent]) -> None:
     """Give the turn to the player `steps` places after `seat`; the ones in between are skipped.
 
     Nobody skips themselves: skips that would come round past the player stop there (with two players a
@@ -19,7 +19,7 @@ def advance(state: HandState, seat: int, steps: int, events: list[Event]) -> Non
     d = state.direction
     if not state.quiet:
         for i in range(1, steps):
-            events.append(Event("skipped", {"seat": (seat + d * i) % n}))
+            events.append(TableEvent("skipped", {"seat": (seat + d * i) % n}))
     state.turn = (seat + d * steps) % n
 
 
@@ -30,7 +30,7 @@ def draw_victim(state: HandState, seat: int, skip: int) -> int:
     return state.next_seat(seat, 1) if victim == seat else victim
 
 
-def end_hand(state: HandState, winner: int, events: list[Event], blocked: bool = False) -> None:
+def end_hand(state: HandState, winner: int, events: list[TableEvent], blocked: bool = False) -> None:
     state.phase = OVER
     state.winner = winner
     state.blocked = blocked
@@ -41,10 +41,10 @@ def end_hand(state: HandState, winner: int, events: list[Event], blocked: bool =
     data = {"winner": winner, "blocked": blocked, "points_left": points}
     if rules.partners:
         data["team"] = winner % 2
-    events.append(Event("hand_over", data))
+    events.append(TableEvent("hand_over", data))
 
 
-def end_blocked(state: HandState, events: list[Event]) -> None:
+def end_blocked(state: HandState, events: list[TableEvent]) -> None:
     """Nobody can play or draw: the hand ends; the lowest count of points in hand wins it."""
     rules = state.rules
     points = [sum(rules.card_points(c) for c in h) for h in state.hands]

@@ -5,11 +5,11 @@ from __future__ import annotations
 from .actions import CallUno, Catch
 from .drawing import draw_cards
 from .errors import IllegalAction
-from .events import Event
+from .events import TableEvent
 from .state import AFTER_DRAW, PLAY, HandState
 
 
-def call_uno(state: HandState, action: CallUno) -> list[Event]:
+def call_uno(state: HandState, action: CallUno) -> list[TableEvent]:
     seat = action.seat
     rules = state.rules
     if not rules.uno_call:
@@ -18,17 +18,17 @@ def call_uno(state: HandState, action: CallUno) -> list[Event]:
     if state.uno_window == seat:
         state.uno_window = -1
         state.uno[seat] = True
-        return [Event("uno", {"seat": seat, "self_catch": True})]
+        return [TableEvent("uno", {"seat": seat, "self_catch": True})]
     if state.uno[seat]:
         raise IllegalAction("you have already called UNO")
     if seat == state.turn and len(hand) == 2 and state.phase in (PLAY, AFTER_DRAW):
         state.uno[seat] = True
-        return [Event("uno", {"seat": seat, "self_catch": False})]
+        return [TableEvent("uno", {"seat": seat, "self_catch": False})]
     raise IllegalAction("you may call UNO only on your turn before playing your next-to-last card, "
                         "or right after it")
 
 
-def catch(state: HandState, action: Catch) -> list[Event]:
+def catch(state: HandState, action: Catch) -> list[TableEvent]:
     seat, target = action.seat, action.target
     rules = state.rules
     if not rules.uno_call:
@@ -40,6 +40,6 @@ def catch(state: HandState, action: Catch) -> list[Event]:
     if state.uno_window != target:
         raise IllegalAction(f"seat {target} cannot be caught now")
     state.uno_window = -1
-    events = [Event("caught", {"seat": seat, "target": target, "penalty": rules.uno_penalty})]
+    events = [TableEvent("caught", {"seat": seat, "target": target, "penalty": rules.uno_penalty})]
     draw_cards(state, target, rules.uno_penalty, "uno_penalty", events)
     return events

@@ -48,17 +48,17 @@ def _start(live: LiveGame, rules: engine.RuleSet, seed: int | None) -> LiveGame:
 
 # ---- tournament games --------------------------------------------------------------------------------
 
-def open_tournament_table(tgame, rules: engine.RuleSet, seats: int, title: str, *, turn_seconds: int,
-                          missed_turns_before_bot: int, token_moves_only: bool = False,
+def open_tournament_table(tournament_game, rules: engine.RuleSet, seats: int, title: str, *,
+                          turn_seconds: int, missed_turns_before_bot: int, token_moves_only: bool = False,
                           arrival_seconds: int = 0, seed: int | None = None) -> LiveGame:
-    """A new live game for the tournament game `tgame` (which has none yet), with the rules, seat count and
-    clock the tournament chose (`tournament.services.live_tables`); `token_moves_only` for a bot league,
+    """A new live game for `tournament_game` (which has none yet), with the rules, seat count and clock
+    the tournament chose (`tournament.services.live_tables`); `token_moves_only` for a bot league,
     whose entrants' bots play through their access tokens. `arrival_seconds`: the arrival countdown (0:
     none): a player's turn clock starts when they first open the table or when it ends
     (`games.services.arrival`). Race-safe: a second creator hits the unique
     constraint and gets the first one's game."""
     rules.check_seats(seats)
-    live = LiveGame(kind=LiveGame.Kind.TOURNAMENT, game=tgame, seat_count=seats, title=title,
+    live = LiveGame(kind=LiveGame.Kind.TOURNAMENT, game=tournament_game, seat_count=seats, title=title,
                     turn_seconds=turn_seconds, missed_turns_before_bot=missed_turns_before_bot,
                     token_moves_only=token_moves_only, arrived=[False] * seats,
                     arrival_until=timezone.now() + timedelta(seconds=arrival_seconds) if arrival_seconds else None)
@@ -66,7 +66,7 @@ def open_tournament_table(tgame, rules: engine.RuleSet, seats: int, title: str, 
         with transaction.atomic():
             return _start(live, rules, seed)
     except IntegrityError:
-        found = LiveGame.objects.filter(game=tgame).first()
+        found = LiveGame.objects.filter(game=tournament_game).first()
         if found is None:
             raise
         return found
@@ -139,13 +139,13 @@ def create_demo_bot_table(seats: int = 4, preset: str = "uno-official", bot_kind
 GAME_PAUSED, GAME_RESUMED, GAME_CLOSED = "game_paused", "game_resumed", "game_closed"
 
 
-def tournament_game_status_changed(tgame, action: str, now=None) -> LiveGame | None:
-    """The organizer paused, resumed or finished `tgame` (call inside that change's transaction, after
-    the game's new status is saved). Pause stops the clock: the turn deadline and the next deal are moved
-    on by the time the game was paused when it resumes, so nobody loses turn time to a pause and no
+def tournament_game_status_changed(tournament_game, action: str, now=None) -> LiveGame | None:
+    """The organizer paused, resumed or finished `tournament_game` (call inside that change's transaction,
+    after the game's new status is saved). Pause stops the clock: the turn deadline and the next deal are
+    moved on by the time the game was paused when it resumes, so nobody loses turn time to a pause and no
     timer fires at the resume. Finish stops the live game. Each is stored as a notice (a new version),
     so every socket at the table hears of it at once. None if the game has no live table."""
-    pk = LiveGame.objects.filter(game_id=tgame.pk).values_list("pk", flat=True).first()
+    pk = LiveGame.objects.filter(game_id=tournament_game.pk).values_list("pk", flat=True).first()
     if pk is None:
         return None
     now = now or timezone.now()

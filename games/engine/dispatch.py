@@ -21,6 +21,7 @@ from .uno_calls import call_uno, catch
 
 
 def quietly(handler: Callable[[HandState, Action], list[TableEvent]], state: HandState, action: Action) -> None:
+    """Run `handler` without building the commonest events (`step` and `apply(..., events=False)`)."""
     state.quiet = True
     try:
         handler(state, action)

@@ -1,4 +1,5 @@
-"""Events: what happened, each with a public part and an optional private part.
+"""`TableEvent`: what happened at a table, with a public part and an optional private part. (The
+tournament's `Event` model is the competition; this is one thing that happened in a hand.)
 
 `visible_to` names the seats that may see `private` (None: everyone). The live layer sends each socket
 `event.for_seat(seat)`, spectators `event.public()`.

@@ -1,4 +1,4 @@
-"""Settings of the server `bench/live.py` starts: the site's own (`config.settings`, from the same
+"""Settings of the server `bench/live/` starts: the site's own (`config.settings`, from the same
 environment: DATABASE_URL, REDIS_URL...) with the bare relay mounted and the per-socket rate limit
 lifted, so that a table can move as fast as the server allows. `BENCH_DB_NAME` points the server at
 another database name on the same server (the test database, when the harness runs under pytest)."""

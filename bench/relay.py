@@ -1,5 +1,5 @@
 """The bare relay: the live table protocol's shape with nothing behind it, to put our move path's cost
-as a ratio (`bench/live.py` runs both in the same server and the same run).
+as a ratio (`bench/live/` runs both in the same server and the same run).
 
 A socket at ``ws/bench/relay/<table>/`` joins the table's group and gets a ``state`` (version 0). A
 ``move`` is acknowledged at once (``ack`` with ``version`` + 1) and a numbered ``update`` goes to the

@@ -87,7 +87,7 @@ WSGI_APPLICATION = None
 ASGI_APPLICATION = "config.asgi.application"
 
 DATABASES = {"default": database_from_env(BASE_DIR / "db.sqlite3")}
-# Threads per process for the live tables' database work (games/database_calls.py): a pool on
+# Threads per process for the live tables' database work (games/db_threads.py): a pool on
 # PostgreSQL so moves at different tables overlap; 0 on SQLite (one writer at a time), where the calls
 # keep Channels' one thread. Each thread holds its own connection: workers x threads (+ the sweeper)
 # must stay under PostgreSQL's max_connections.

@@ -15,7 +15,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocke
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError
 
-from games import database_calls, signals, strict_json
+from games import db_threads, signals, strict_json
 from games.models import LiveGame
 from games.services import arrival, nudges, presence, resync, snapshots, watchers
 from games.services.broadcast import table_group_name
@@ -195,7 +195,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message) -> None:
         """As Channels' own, without its `close_old_connections` before every message: that is a hop to
         Channels' database thread per message (11% of a loaded worker's time, profiled), and this
-        consumer's database calls check their connections themselves (`games.database_calls`)."""
+        consumer's database calls check their connections themselves (`games.db_threads`)."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -211,7 +211,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         # state already holds is skipped by its version, a later one arrives as an update.
         self.group = table_group_name(self.live_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        code, state = await database_calls.run(_open, self.live_id, self.user, self.via_token)
+        code, state = await db_threads.run(_open, self.live_id, self.user, self.via_token)
         if code is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
@@ -229,10 +229,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_message(announcement)
         if state["seat"] is not None:
             await self.announce_presence(
-                await database_calls.run(presence.socket_opened, self.live_id, state["seat"], self.channel_name))
+                await db_threads.run(presence.socket_opened, self.live_id, state["seat"], self.channel_name))
         else:  # a spectator: counted among the table's watchers until the socket closes
             self.watching = True
-            await database_calls.run(watchers.watcher_opened, self.live_id, self.channel_name)
+            await db_threads.run(watchers.watcher_opened, self.live_id, self.channel_name)
         from games.services.timers import ensure_sweeper
 
         ensure_sweeper()
@@ -274,12 +274,12 @@ class GameConsumer(AsyncWebsocketConsumer):
             logger.warning("could not leave the group of live game %s", self.live_id, exc_info=True)
         if self.watching:  # opened without a seat: a watcher row, never a presence row
             try:
-                await database_calls.run(watchers.watcher_closed, self.channel_name)
+                await db_threads.run(watchers.watcher_closed, self.channel_name)
             except DB_ERRORS:  # not refreshed by this worker any more: it stops counting within the TTL
                 logger.warning("could not drop a watcher of live game %s", self.live_id, exc_info=True)
             return
         try:
-            was_player, connected = await database_calls.run(presence.socket_closed, self.live_id, self.channel_name)
+            was_player, connected = await db_threads.run(presence.socket_closed, self.live_id, self.channel_name)
         except DB_ERRORS:  # the row is no longer refreshed by this worker: it expires within the TTL
             logger.warning("could not drop the presence of a socket at live game %s", self.live_id, exc_info=True)
             return
@@ -323,7 +323,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send_message(out)
 
     async def send_state(self) -> None:
-        state = await database_calls.run(_state, self.live_id, self.user)
+        state = await db_threads.run(_state, self.live_id, self.user)
         if state is None:
             await self.send_error("not_found", "this game does not exist any more")
             await self.close(code=CLOSE_NOT_FOUND)
@@ -373,7 +373,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                     await self.game_changed({"version": stored})
                 await self.send_message({"type": "pong", "echo": message.get("echo")})
             elif kind == "sync":
-                await database_calls.run(_returned, self.live_id, self.user, self.via_token)
+                await db_threads.run(_returned, self.live_id, self.user, self.via_token)
                 await self.send_state()
             else:
                 await self.handle_move(message)
@@ -387,8 +387,8 @@ class GameConsumer(AsyncWebsocketConsumer):
 
         move_id = message["id"]
         try:
-            async with database_calls.in_arrival_order(self.live_id):
-                done = await database_calls.run(_move, self.live_id, self.user, message["version"],
+            async with db_threads.in_arrival_order(self.live_id):
+                done = await db_threads.run(_move, self.live_id, self.user, message["version"],
                                                 message["action"], move_id, self.via_token)
         except MoveRefused as refused:
             await self.send_error(refused.code, refused.message, move_id, refused.version)
@@ -420,10 +420,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             # its sockets at the table; a socket further behind reads what it misses itself.
             found = snapshots.cached_updates(self.live_id, self.sent_version, version, self.user)
             if found is None:
-                loaded = await database_calls.load_changes(self.live_id, self.sent_version, version)
+                loaded = await db_threads.load_changes(self.live_id, self.sent_version, version)
                 if loaded is not None:
                     found = snapshots.cached_updates(self.live_id, self.sent_version, loaded, self.user)
-            newest, messages = found if found is not None else await database_calls.run(
+            newest, messages = found if found is not None else await db_threads.run(
                 _changes, self.live_id, self.sent_version, version, self.user)
         except DB_ERRORS:  # the next change (or the client's sync on the gap) catches this socket up
             logger.warning("could not read live game %s for an update", self.live_id, exc_info=True)

@@ -2,7 +2,7 @@
 cards, and which codes a seat was entitled to see according to a game's move log (its own deals and
 draws, and reveals meant for it). Spectators are entitled to none.
 
-Used by the tests (tests/games/test_full_game.py) and the load harness (bench/live.py) to check that no
+Used by the tests (tests/games/test_full_game.py) and the load harness (bench/live/) to check that no
 socket ever received a card it should not have seen.
 """
 

@@ -148,7 +148,7 @@ class LiveGame(models.Model):
 class LiveMove(models.Model):
     """One change to a live game: a move, a timer or bot move, or a hand dealt by the system.
 
-    `version` is the game's version after the change. `events` are the engine's `Event.to_dict()` with
+    `version` is the game's version after the change. `events` are the engine's `TableEvent.to_dict()` with
     their visibility; `hand_seats` maps the hand's seats to game seats at the time of the change, so the
     events can be shown to the right seats later.
     """

@@ -75,7 +75,7 @@ def check_server_frame(path: str, text: str) -> None:
 
 
 def event_kinds_in_code() -> set[str]:
-    """Every event kind the engine and the live layer create (`Event("kind", ...)`, notices)."""
+    """Every event kind the engine and the live layer create (`TableEvent("kind", ...)`, notices)."""
     kinds = set()
     for path in (SCHEMA_PATH.parent.parent / "games").rglob("*.py"):
         text = path.read_text()

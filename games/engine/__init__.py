@@ -22,12 +22,12 @@ from .actions import (
 from .cards import CARD_ID, CODE, COLOUR_CODES, card_code, card_id
 from .deal import HandSetup, new_hand, replay, start_hand
 from .decks import arrange_deck, deck_codes
+from .dispatch import apply
 from .errors import EngineError, IllegalAction, MalformedAction, RuleError
-from .events import Event
+from .events import TableEvent
 from .game import Game, HandResult
 from .legal import legal_actions
 from .moves import legal_moves, step
-from .play import apply
 from .presets import PRESET_CHOICES, PRESETS, get_preset
 from .rules import RuleSet
 from .scoring import HandScore, points_in_hands, score_hand
@@ -39,7 +39,7 @@ __all__ = [
     "Accept", "Action", "CallUno", "Catch", "Challenge", "ChooseColour", "Draw", "Pass", "Play",
     "action_from_dict", "CARD_ID", "CODE", "COLOUR_CODES", "card_code", "card_id", "HandSetup", "new_hand",
     "replay", "start_hand", "arrange_deck", "deck_codes", "EngineError", "IllegalAction", "MalformedAction",
-    "RuleError", "Event", "Game", "HandResult", "legal_actions", "legal_moves", "step", "apply", "PRESETS", "PRESET_CHOICES",
+    "RuleError", "TableEvent", "Game", "HandResult", "legal_actions", "legal_moves", "step", "apply", "PRESETS", "PRESET_CHOICES",
     "get_preset", "RuleSet",
     "HandScore", "points_in_hands", "score_hand", "situation", "HandState", "spectator_view", "view_for",
 ]

@@ -16,13 +16,13 @@ from .cards import CARD_ID, CODE, COLOUR, IS_WILD, KIND
 from .decks import deck_cards
 from .drawing import draw_cards, seen_by
 from .errors import RuleError
-from .events import Event
+from .events import TableEvent
 from .rules import RuleSet
 from .shuffle import shuffle
 from .state import CHOOSE_COLOUR, PLAY, HandState
 
 
-def _choose_dealer(rules: RuleSet, seats: int, rng: random.Random, events: list[Event] | None) -> int:
+def _choose_dealer(rules: RuleSet, seats: int, rng: random.Random, events: list[TableEvent] | None) -> int:
     """001: "Each player draws a card. Player with the highest point value is the dealer." Ties draw again.
 
     `events` None: the same draws, without the dealer_draw events (`new_hand`)."""
@@ -34,7 +34,7 @@ def _choose_dealer(rules: RuleSet, seats: int, rng: random.Random, events: list[
         values = [points(c) for c in drawn]
         best = max(values)
         if events is not None:
-            events.append(Event("dealer_draw", {"draws": [[s, CODE[c]] for s, c in zip(candidates, drawn,
+            events.append(TableEvent("dealer_draw", {"draws": [[s, CODE[c]] for s, c in zip(candidates, drawn,
                                                                                          strict=True)]}))
         if values.count(best) == 1:
             return candidates[values.index(best)]
@@ -99,14 +99,14 @@ def _deck_order(rules: RuleSet, deck: Iterable[str]) -> list[int]:
 
 
 def start_hand(rules: RuleSet, seats: int, *, seed: int | None = None, deck: list[str] | None = None,
-               dealer: int | None = None) -> tuple[HandState, list[Event]]:
+               dealer: int | None = None) -> tuple[HandState, list[TableEvent]]:
     """Deal a hand and return it with the opening events (dealer draw, deal, first card and its effect).
 
     The hand is determined by (rules, seats, seed) or by (rules, seats, deck, dealer[, seed]). `deck` lists
     card codes top of the draw pile first; hands are dealt in blocks (seat 0 takes the first `hand_size`
     cards, then seat 1, ...), and the next card is turned up. Without `dealer`, the seats draw for it.
     """
-    events: list[Event] = []
+    events: list[TableEvent] = []
     return _deal(rules, seats, seed, deck, dealer, events), events
 
 
@@ -117,7 +117,7 @@ def new_hand(rules: RuleSet, seats: int, *, seed: int | None = None, deck: list[
 
 
 def _deal(rules: RuleSet, seats: int, seed: int | None, deck: list[str] | None, dealer: int | None,
-          events: list[Event] | None) -> HandState:
+          events: list[TableEvent] | None) -> HandState:
     rules.check_seats(seats)
     if seed is None:
         if deck is None:
@@ -172,15 +172,15 @@ def _deal(rules: RuleSet, seats: int, seed: int | None, deck: list[str] | None, 
         state.quiet = False
         return state
     state.quiet = False
-    events.append(Event("hand_started", {"seats": seats, "dealer": dealer, "hand_size": size}))
+    events.append(TableEvent("hand_started", {"seats": seats, "dealer": dealer, "hand_size": size}))
     for seat in range(seats):
-        events.append(Event("dealt", {"seat": seat, "count": size}, {"cards": [CODE[c] for c in hands[seat]]},
+        events.append(TableEvent("dealt", {"seat": seat, "count": size}, {"cards": [CODE[c] for c in hands[seat]]},
                             seen_by(state, seat)))
     _turn_up(state, events)
     return state
 
 
-def _turn_up(state: HandState, events: list[Event] | None) -> None:
+def _turn_up(state: HandState, events: list[TableEvent] | None) -> None:
     """The first card and its effect; `events` None: the same without events (`new_hand`)."""
     rules = state.rules
     pile = state.pile
@@ -194,7 +194,7 @@ def _turn_up(state: HandState, events: list[Event] | None) -> None:
         else:
             break
         if events is not None:
-            events.append(Event("first_card_returned", {"card": CODE[card], "how": how}))
+            events.append(TableEvent("first_card_returned", {"card": CODE[card], "how": how}))
         if how == "return":
             pile.insert(0, card)  # bottom of the draw pile
         else:
@@ -209,20 +209,20 @@ def _turn_up(state: HandState, events: list[Event] | None) -> None:
     if events is None:
         events = []  # the rarer first cards below still report into a list, thrown away
     else:
-        events.append(Event("first_card", {"card": CODE[card]}))
+        events.append(TableEvent("first_card", {"card": CODE[card]}))
     if IS_WILD[card]:
         state.phase = CHOOSE_COLOUR  # 001: "the person to the left of the dealer chooses the color"
     elif kind == C.SKIP:
-        events.append(Event("skipped", {"seat": first}))
+        events.append(TableEvent("skipped", {"seat": first}))
         state.turn = (first + 1) % n
     elif kind == C.REVERSE:
         state.direction = -1
-        events.append(Event("reversed", {"seat": None, "direction": "right"}))
+        events.append(TableEvent("reversed", {"seat": None, "direction": "right"}))
         state.turn = (dealer - 1) % n if rules.first_card_reverse == "dealer_right_first" else dealer
     elif kind == C.DRAW2:
         draw_cards(state, first, 2, "first_card", events)
         if rules.first_card_draw2 == "draw_and_skip":
-            events.append(Event("skipped", {"seat": first}))
+            events.append(TableEvent("skipped", {"seat": first}))
             state.turn = (first + 1) % n
     state.phase = CHOOSE_COLOUR if IS_WILD[card] else PLAY
 
@@ -237,7 +237,7 @@ class HandSetup:
     deck: tuple[str, ...] | None = None
     dealer: int | None = None
 
-    def start(self) -> tuple[HandState, list[Event]]:
+    def start(self) -> tuple[HandState, list[TableEvent]]:
         return start_hand(self.rules, self.seats, seed=self.seed,
                           deck=None if self.deck is None else list(self.deck), dealer=self.dealer)
 
@@ -254,7 +254,7 @@ class HandSetup:
 
 def replay(setup: HandSetup | dict[str, Any], actions: Iterable[Action | dict[str, Any]]) -> HandState:
     """Deal the hand again and apply the logged actions (objects or dicts) in order."""
-    from .play import apply
+    from .dispatch import apply
 
     if isinstance(setup, dict):
         setup = HandSetup.from_dict(setup)

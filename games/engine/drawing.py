@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from .cards import CODE
-from .events import Event
+from .events import TableEvent
 from .shuffle import shuffle
 from .state import HandState
 
 
-def refill(state: HandState, events: list[Event]) -> bool:
+def refill(state: HandState, events: list[TableEvent]) -> bool:
     """Shuffle the discard pile (all but its top card) into an empty draw pile; False if nothing to take."""
     discard = state.discard
     if len(discard) <= 1:
@@ -17,7 +17,7 @@ def refill(state: HandState, events: list[Event]) -> bool:
     del discard[:-1]
     shuffle(state.rng, pile)
     state.pile = pile
-    events.append(Event("reshuffled", {"count": len(pile)}))
+    events.append(TableEvent("reshuffled", {"count": len(pile)}))
     return True
 
 
@@ -32,7 +32,7 @@ _ALONE = [frozenset((seat,)) for seat in range(16)]
 _WITH_PARTNER = [frozenset((seat, (seat + 2) % 4)) for seat in range(16)]
 
 
-def draw_cards(state: HandState, seat: int, count: int, reason: str, events: list[Event]) -> list[int]:
+def draw_cards(state: HandState, seat: int, count: int, reason: str, events: list[TableEvent]) -> list[int]:
     """Move up to `count` cards from the pile to `seat`'s hand (fewer if pile and discard run dry)."""
     pile = state.pile
     got: list[int] = []
@@ -48,7 +48,7 @@ def draw_cards(state: HandState, seat: int, count: int, reason: str, events: lis
         state.uno[seat] = False
     if state.quiet:
         return got
-    events.append(Event("drew", {"seat": seat, "count": len(got), "reason": reason},
+    events.append(TableEvent("drew", {"seat": seat, "count": len(got), "reason": reason},
                         {"cards": [CODE[c] for c in got]}, seen_by(state, seat)))
     return got
 

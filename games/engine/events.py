@@ -1,4 +1,5 @@
-"""Events: what happened, each with a public part and an optional private part.
+"""`TableEvent`: what happened at a table, with a public part and an optional private part. (The
+tournament's `Event` model is the competition; this is one thing that happened in a hand.)
 
 `visible_to` names the seats that may see `private` (None: everyone). The live layer sends each socket
 `event.for_seat(seat)`, spectators `event.public()`.
@@ -9,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 
-class Event:
+class TableEvent:
     __slots__ = ("kind", "data", "private", "visible_to")
 
     def __init__(self, kind: str, data: dict[str, Any], private: dict[str, Any] | None = None,
@@ -37,7 +38,7 @@ class Event:
                 "visible_to": None if self.visible_to is None else sorted(self.visible_to)}
 
     def __repr__(self) -> str:
-        return f"Event({self.kind!r}, {self.data!r}, private={self.private!r}, visible_to={self.visible_to!r})"
+        return f"TableEvent({self.kind!r}, {self.data!r}, private={self.private!r}, visible_to={self.visible_to!r})"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Event) and self.to_dict() == other.to_dict()
+        return isinstance(other, TableEvent) and self.to_dict() == other.to_dict()

@@ -8,9 +8,9 @@ from typing import Any
 
 from .actions import Action
 from .deal import HandSetup
+from .dispatch import apply as apply_action
 from .errors import EngineError
-from .events import Event
-from .play import apply as apply_action
+from .events import TableEvent
 from .rules import RuleSet
 from .scoring import score_hand
 from .state import OVER, HandState
@@ -58,7 +58,7 @@ class Game:
         self.setup: HandSetup | None = None
 
     @classmethod
-    def start(cls, rules: RuleSet, seats: int, seed: int) -> tuple[Game, list[Event]]:
+    def start(cls, rules: RuleSet, seats: int, seed: int) -> tuple[Game, list[TableEvent]]:
         game = cls(rules, seats, seed)
         return game, game.next_hand()
 
@@ -74,7 +74,7 @@ class Game:
     def hand_seed(self, number: int) -> int:
         return (self.seed * 1_000_003 + number * 7919 + 17) % (2**63)
 
-    def next_hand(self, *, seed: int | None = None) -> list[Event]:
+    def next_hand(self, *, seed: int | None = None) -> list[TableEvent]:
         """Deal the next hand: the first dealer is found by drawing, then the deal passes to the left.
 
         `seed` shuffles this hand instead of `hand_seed(number)` (the live layer draws a secret seed per
@@ -95,7 +95,7 @@ class Game:
         self.dealer = self.active[self.hand.dealer]
         return events
 
-    def apply(self, action: Action, events: bool = True) -> list[Event]:
+    def apply(self, action: Action, events: bool = True) -> list[TableEvent]:
         """Apply an action to the current hand; when it ends, score it (a `hand_scored` event follows).
         `events=False`: the same, returning no events (see `engine.apply`)."""
         if self.hand is None or self.over:
@@ -107,7 +107,7 @@ class Game:
                 happened.append(scored)
         return happened
 
-    def _score(self) -> Event:
+    def _score(self) -> TableEvent:
         hand = self.hand
         assert hand is not None
         score = score_hand(hand)
@@ -140,7 +140,7 @@ class Game:
         data["game_over"] = self.over
         data["winners"] = list(self.winners)
         data["eliminated"] = [s for s in range(self.seats) if s not in self.active]
-        return Event("hand_scored", data)
+        return TableEvent("hand_scored", data)
 
     def result(self) -> dict[str, Any]:
         """The game's standing: winners (several on a tie, both partners for a team), every total."""

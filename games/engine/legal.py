@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import cards as C
 from .actions import Accept, Action, CallUno, Catch, Challenge, ChooseColour, Draw, Pass, Play
 from .cards import CODE, COLOUR, COLOUR_CODES, FACE, IS_WILD, KIND
-from .play import can_stack, has_playable, wd4_enforced, wd4_guilty
+from .playable import can_stack, has_playable, wd4_enforced, wd4_guilty
 from .state import AFTER_DRAW, CHALLENGE, CHOOSE_COLOUR, OVER, PLAY, HandState
 
 # Actions are immutable, so the same instances are handed out again and again (legal-move generation

@@ -9,6 +9,7 @@ listed action applied without checking it again.
 from __future__ import annotations
 
 from .actions import CallUno, Draw, Play
+from .card_play import trusted_play
 from .cards import (
     BLANK,
     CARD_ID,
@@ -23,15 +24,17 @@ from .cards import (
     WILD,
     WILD_DRAW4,
 )
+from .dispatch import TRUSTED_HANDLERS, quietly
+from .draw_and_pass import trusted_draw
 from .errors import IllegalAction
 from .legal import legal_moves
-from .play import _TRUSTED, _quiet, _trusted_draw, _trusted_play, wd4_enforced, wd4_guilty
+from .playable import wd4_enforced, wd4_guilty
 from .state import AFTER_DRAW, OVER, PLAY, HandState
 
 __all__ = ["legal_moves", "step"]
 
 
-# What step does with each card itself: pass the turn on, skip, reverse, or leave it to `_do_play`.
+# What step does with each card itself: pass the turn on, skip, reverse, or leave it to `card_play.do_play`.
 _NEXT, _SKIP, _REVERSE, _OTHER = "next", "skip", "reverse", "other"
 _HOW = [_NEXT if kind in (NUMBER, WILD, BLANK) else _SKIP if kind == SKIP else _REVERSE if kind == REVERSE
         else _OTHER for kind in KIND]
@@ -68,7 +71,7 @@ def step(state: HandState, index: int) -> None:
         hand = state.hands[seat]
         left = len(hand) - 1
         if how is _OTHER or not left or rules.identical_card_skips or rules.ocho_announcement:
-            _quiet(_trusted_play, state, action)
+            quietly(trusted_play, state, action)
             return
         hand.remove(card)
         state.discard.append(card)
@@ -87,7 +90,7 @@ def step(state: HandState, index: int) -> None:
     elif cls is Draw:
         pile = state.pile
         if state.pending or not pile or rules.draw_until_playable:
-            _quiet(_trusted_draw, state, action)
+            quietly(trusted_draw, state, action)
             return
         seat = action.seat
         state.uno_window = -1
@@ -109,4 +112,4 @@ def step(state: HandState, index: int) -> None:
             state.uno_window = -1
         state.uno[seat] = True
     else:
-        _quiet(_TRUSTED[cls], state, action)
+        quietly(TRUSTED_HANDLERS[cls], state, action)

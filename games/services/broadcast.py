@@ -5,7 +5,7 @@ The channel-layer message is "changed, version N"; each consumer builds what its
 that did not make it: it holds hidden cards, so production encrypts the layer (CHANNEL_LAYER_KEY, which
 `manage.py check --deploy` requires with Redis: games.E001), and consumers never forward it.
 
-Database work called from an event loop (a socket's move, the sweeper: `games.database_calls.run`) runs
+Database work called from an event loop (a socket's move, the sweeper: `games.db_threads.run`) runs
 under an `Announcer`: each commit's signal is handed to that loop and published there with the loop's
 own channel-layer connection. Elsewhere (a view, a shell, a test calling a service directly) the signal
 is sent with `async_to_sync`, which in a plain thread starts an event loop for the call.

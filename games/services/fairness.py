@@ -100,12 +100,12 @@ def check_commitment(claimed: str, seed: str, salt: str) -> bool:
     return hmac.compare_digest(commitment(seed.strip(), salt.strip()), claimed.strip().lower())
 
 
-def replay_deal(rules: engine.RuleSet, seats: int, seed: int, dealer: int | None) -> list[engine.Event]:
+def replay_deal(rules: engine.RuleSet, seats: int, seed: int, dealer: int | None) -> list[engine.TableEvent]:
     """Deal the hand again with the engine: the opening events (dealer draw, cards dealt, first card)."""
     return engine.HandSetup(rules, seats, seed, None, dealer).start()[1]
 
 
-def describe_deal(events: list[engine.Event], out: Check) -> None:
+def describe_deal(events: list[engine.TableEvent], out: Check) -> None:
     for e in events:
         data = e.to_dict()
         private = data.get("private") or {}

@@ -48,12 +48,12 @@ def _start(live: LiveGame, rules: engine.RuleSet, seed: int | None) -> LiveGame:
 
 # ---- tournament games --------------------------------------------------------------------------------
 
-def open_tournament_table(tgame, rules: engine.RuleSet, seats: int, title: str, *, turn_seconds: int,
-                          missed_turns_before_bot: int, token_moves_only: bool = False,
+def open_tournament_table(tournament_game, rules: engine.RuleSet, seats: int, title: str, *,
+                          turn_seconds: int, missed_turns_before_bot: int, token_moves_only: bool = False,
                           arrival_seconds: int = 0, seed: int | None = None, watch_group: str = "",
                           announce_group: str = "") -> LiveGame:
-    """A new live game for the tournament game `tgame` (which has none yet), with the rules, seat count and
-    clock the tournament chose (`tournament.services.live_tables`); `token_moves_only` for a bot league,
+    """A new live game for `tournament_game` (which has none yet), with the rules, seat count and clock
+    the tournament chose (`tournament.services.live_tables`); `token_moves_only` for a bot league,
     whose entrants' bots play through their access tokens. `arrival_seconds`: the arrival countdown (0:
     none): a player's turn clock starts when they first open the table or when it ends
     (`games.services.arrival`). `watch_group` / `announce_group`: the channel-layer groups the table
@@ -61,7 +61,7 @@ def open_tournament_table(tgame, rules: engine.RuleSet, seats: int, title: str, 
     hits the unique
     constraint and gets the first one's game."""
     rules.check_seats(seats)
-    live = LiveGame(kind=LiveGame.Kind.TOURNAMENT, game=tgame, seat_count=seats, title=title,
+    live = LiveGame(kind=LiveGame.Kind.TOURNAMENT, game=tournament_game, seat_count=seats, title=title,
                     turn_seconds=turn_seconds, missed_turns_before_bot=missed_turns_before_bot,
                     token_moves_only=token_moves_only, arrived=[False] * seats,
                     arrival_until=timezone.now() + timedelta(seconds=arrival_seconds) if arrival_seconds else None,
@@ -70,7 +70,7 @@ def open_tournament_table(tgame, rules: engine.RuleSet, seats: int, title: str, 
         with transaction.atomic():
             return _start(live, rules, seed)
     except IntegrityError:
-        found = LiveGame.objects.filter(game=tgame).first()
+        found = LiveGame.objects.filter(game=tournament_game).first()
         if found is None:
             raise
         return found
@@ -143,13 +143,13 @@ def create_demo_bot_table(seats: int = 4, preset: str = "uno-official", bot_kind
 GAME_PAUSED, GAME_RESUMED, GAME_CLOSED = "game_paused", "game_resumed", "game_closed"
 
 
-def tournament_game_status_changed(tgame, action: str, now=None) -> LiveGame | None:
-    """The organizer paused, resumed or finished `tgame` (call inside that change's transaction, after
-    the game's new status is saved). Pause stops the clock: the turn deadline and the next deal are moved
-    on by the time the game was paused when it resumes, so nobody loses turn time to a pause and no
+def tournament_game_status_changed(tournament_game, action: str, now=None) -> LiveGame | None:
+    """The organizer paused, resumed or finished `tournament_game` (call inside that change's transaction,
+    after the game's new status is saved). Pause stops the clock: the turn deadline and the next deal are
+    moved on by the time the game was paused when it resumes, so nobody loses turn time to a pause and no
     timer fires at the resume. Finish stops the live game. Each is stored as a notice (a new version),
     so every socket at the table hears of it at once. None if the game has no live table."""
-    pk = LiveGame.objects.filter(game_id=tgame.pk).values_list("pk", flat=True).first()
+    pk = LiveGame.objects.filter(game_id=tournament_game.pk).values_list("pk", flat=True).first()
     if pk is None:
         return None
     now = now or timezone.now()
@@ -184,12 +184,12 @@ def tournament_game_status_changed(tgame, action: str, now=None) -> LiveGame | N
 SEAT_CHANGED = "seat_changed"
 
 
-def tournament_seat_changed(tgame, game_seat: int, text: str) -> LiveGame | None:
-    """The tournament changed who holds a seat of `tgame` (a no-show replaced by a reserve or a bot; call
+def tournament_seat_changed(tournament_game, game_seat: int, text: str) -> LiveGame | None:
+    """The tournament changed who holds a seat of `tournament_game` (a no-show replaced by a reserve or a bot; call
     inside that change's transaction, after the seat is saved). Stored as a notice (a new version, `text`
     shown in the table's log) so every socket at the table reads the seat's new holder at once, and the
     clock follows (a bot seat on turn is played by the sweeper). None if the game has no live table."""
-    pk = LiveGame.objects.filter(game_id=tgame.pk).values_list("pk", flat=True).first()
+    pk = LiveGame.objects.filter(game_id=tournament_game.pk).values_list("pk", flat=True).first()
     if pk is None:
         return None
     live = _lock_without_waiting(pk)
@@ -201,7 +201,7 @@ def tournament_seat_changed(tgame, game_seat: int, text: str) -> LiveGame | None
     if game.hand is not None and not game.hand.over and game_seat in live.hand_seats:
         data["seat"] = live.hand_seats.index(game_seat)
     # No turn key before: the seat's clock starts afresh for its new holder (a bot's think time, a full turn).
-    store_change(live, game, holders, [engine.Event(SEAT_CHANGED, data)], seat=game_seat,
+    store_change(live, game, holders, [engine.TableEvent(SEAT_CHANGED, data)], seat=game_seat,
                  actor=LiveMove.Actor.SYSTEM, action=None, hand_number=len(game.results), before=None)
     return live
 

@@ -177,7 +177,7 @@ def apply_locked(live: LiveGame, game: engine.Game, holders: list[SeatHolder], s
     return MoveDone(live.version, seat)
 
 
-def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], events: list[engine.Event], *,
+def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], events: list[engine.TableEvent], *,
                  seat: int | None, actor: str, action: dict | None, hand_number: int, before: tuple | None,
                  user=None, client_move_id: str = "", now: datetime | None = None,
                  via_token: bool = False) -> LiveMove:
@@ -236,7 +236,7 @@ def deal_next_hand(live: LiveGame, game: engine.Game, holders: list[SeatHolder],
 def store_notice(live: LiveGame, game: engine.Game, holders: list[SeatHolder], kind: str,
                  data: dict[str, Any]) -> LiveMove:
     """A change that is not an engine action (a bot takes over a seat, the player returns)."""
-    return store_change(live, game, holders, [engine.Event(kind, data)], seat=data.get("game_seat"),
+    return store_change(live, game, holders, [engine.TableEvent(kind, data)], seat=data.get("game_seat"),
                         actor=LiveMove.Actor.SYSTEM, action=None, hand_number=len(game.results),
                         before=deadlines.turn_key(live, game))
 

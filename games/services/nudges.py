@@ -34,7 +34,7 @@ def min_interval() -> float:
 
 def nudge_on_commit(group: str, live_game_id: int) -> None:
     """Nudge `group` once the current transaction commits: from the event loop that runs this database
-    call (`games.database_calls`), throttled there; elsewhere (an organizer's view) at once."""
+    call (`games.db_threads`), throttled there; elsewhere (an organizer's view) at once."""
     if not group:
         return
     from games.services.broadcast import current_loop

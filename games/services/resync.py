@@ -1,7 +1,7 @@
 """How a socket finds out it missed a broadcast when no new one comes: the channel layer (Redis) may be
 down, or may have come back after the last change, and the "changed, version N" signals sent meanwhile are
 lost for good. On every `ping` (the table page pings every 20 s) the consumer reads the stored version,
-one indexed query on the live layer's database threads (`games.database_calls`); if it is ahead of what the socket was sent, the missing changes are sent from the
+one indexed query on the live layer's database threads (`games.db_threads`); if it is ahead of what the socket was sent, the missing changes are sent from the
 database as numbered updates, exactly as for a broadcast."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import logging
 
 from django.db import DatabaseError, InterfaceError
 
-from games import database_calls
+from games import db_threads
 from games.models import LiveGame
 
 logger = logging.getLogger(__name__)
@@ -24,7 +24,7 @@ async def stored_version(live_id: int) -> int | None:
     """The game's version in the database; None if it is gone or the database cannot be reached (the
     ping is still answered: this check is a hint, the next one tries again)."""
     try:
-        return await database_calls.run(_version, live_id)
+        return await db_threads.run(_version, live_id)
     except (DatabaseError, InterfaceError):
         logger.warning("could not read the version of live game %s", live_id, exc_info=True)
         return None

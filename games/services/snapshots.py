@@ -6,7 +6,7 @@ change commits, so a broadcast usually costs the consumers of this process no qu
 in another process loads the game once and the missing moves once. Snapshots are shared: never mutate.
 
 Messages are built per viewer from these: the seat's own view (`engine.view_for` on its hand seat) or the
-spectator view, and each event through `Event.for_seat(hand_seat)` or `Event.public()`.
+spectator view, and each event through `TableEvent.for_seat(hand_seat)` or `TableEvent.public()`.
 """
 
 from __future__ import annotations
@@ -265,7 +265,7 @@ def events_for(move: StoredMove, game_seat: int | None) -> list[dict[str, Any]]:
     out = []
     for e in move.events:
         visible = e.get("visible_to")
-        event = engine.Event(e["kind"], e["data"], e.get("private"),
+        event = engine.TableEvent(e["kind"], e["data"], e.get("private"),
                              None if visible is None else frozenset(visible))
         out.append(event.public() if hand_seat is None else event.for_seat(hand_seat))
     return out

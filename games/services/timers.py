@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from games import database_calls, engine, signals
+from games import db_threads, engine, signals
 from games.engine.cards import COLOUR, COLOUR_CODES, IS_WILD
 from games.models import LiveGame, LiveMove
 from games.services import bot_play, deadlines
@@ -178,10 +178,10 @@ def sweep_interval() -> float:
 
 async def sweep_forever(interval: float | None = None) -> None:
     """Sweep until cancelled; pause `interval` (default `LIVE_SWEEP_INTERVAL`) seconds when nothing was
-    due. Each change is announced from this event loop as soon as it commits (`database_calls.run`)."""
+    due. Each change is announced from this event loop as soon as it commits (`db_threads.run`)."""
     while True:
         try:
-            changed = await database_calls.run(sweep_once, timezone.now())
+            changed = await db_threads.run(sweep_once, timezone.now())
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - e.g. the database restarting: try again shortly

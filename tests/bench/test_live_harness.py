@@ -1,4 +1,4 @@
-"""bench/live.py at the smallest scale: a real server process (uvicorn, one worker, run_sweeper) on the
+"""bench/live/ at the smallest scale: a real server process (uvicorn, one worker, run_sweeper) on the
 test database, real websockets, the game phase and the relay phase; its loss/duplication and card
 checks pass, and they do catch a lost move and a leaked card when there is one."""
 

@@ -193,7 +193,7 @@ def check_views(state: engine.HandState) -> None:
     assert public["top"] == top
 
 
-def check_events(state: engine.HandState, events: list[engine.Event]) -> None:
+def check_events(state: engine.HandState, events: list[engine.TableEvent]) -> None:
     for event in events:
         if event.kind in ("drew", "dealt"):
             holder = event.data["seat"]

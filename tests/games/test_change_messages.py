@@ -9,11 +9,11 @@ from django.core import checks
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import database_calls
+from games import db_threads
 from games.services import broadcast, snapshots
 from games.services.moves import submit_move
 from tests.games.factories import make_tournament_game
-from tests.games.test_database_calls import a_move
+from tests.games.test_db_threads import a_move
 from tests.games.test_table_play import play_one, setup_table
 from tournament.services.live_tables import live_game_for
 
@@ -66,7 +66,7 @@ async def test_a_socket_in_a_worker_that_did_not_make_the_move_updates_from_the_
     async def no_load(*args):
         raise AssertionError("the change was read back from the database")
 
-    monkeypatch.setattr(database_calls, "load_changes", no_load)
+    monkeypatch.setattr(db_threads, "load_changes", no_load)
     game, live, users, sockets, states = await setup_table()
     snapshots.forget_all()
     await play_one(sockets, states[0]["version"])
@@ -92,7 +92,7 @@ async def test_a_move_through_the_loop_sends_its_change_only_across_processes(li
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add(broadcast.table_group_name(live.pk), channel)
-    done = await database_calls.run(submit_move, live.pk, user, version, action, "c-3")
+    done = await db_threads.run(submit_move, live.pk, user, version, action, "c-3")
     message = await layer.receive(channel)
     if broadcast.carries_changes():  # PostgreSQL + Redis run: through Redis, decrypted
         assert message["change"]["version"] == done.version and message["change"]["live_id"] == live.pk

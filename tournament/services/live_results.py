@@ -27,12 +27,12 @@ def record_live_hand(live: LiveGame, result: engine.HandResult, started_at: date
                      ended_at: datetime) -> Hand:
     """One `Hand` and a `HandScore` per seat dealt in (points left and won, in tournament seat numbers);
     a partner rotation's block that has had its hands ends with it."""
-    tgame = live.game
-    seats = _game_seats(tgame)
+    tournament_game = live.game
+    seats = _game_seats(tournament_game)
     # Normally the engine's hand number + 1; an organizer may have recorded a hand by hand meanwhile.
-    last = Hand.objects.filter(game=tgame).aggregate(last=Max("number"))["last"] or 0
+    last = Hand.objects.filter(game=tournament_game).aggregate(last=Max("number"))["last"] or 0
     hand = Hand.objects.create(
-        game=tgame, number=max(result.number + 1, last + 1), dealer=result.dealer,
+        game=tournament_game, number=max(result.number + 1, last + 1), dealer=result.dealer,
         winner=seats.get(result.winner), source=Hand.Source.LIVE, started_at=started_at or ended_at,
         ended_at=ended_at,
     )
@@ -41,47 +41,52 @@ def record_live_hand(live: LiveGame, result: engine.HandResult, started_at: date
         for number, (left, won) in enumerate(zip(result.points_left, result.points_won, strict=True))
         if left is not None and number in seats
     ])
-    notify_scores_changed(tgame.table.round.event)  # the leaderboards hear of it once the move commits
-    _end_block_if_played(live, tgame)
+    # the leaderboards hear of it once the move commits
+    notify_scores_changed(tournament_game.table.round.event)
+    _end_block_if_played(live, tournament_game)
     return hand
 
 
-def _end_block_if_played(live: LiveGame, tgame: Game) -> None:
+def _end_block_if_played(live: LiveGame, tournament_game: Game) -> None:
     """A partner rotation's block ends after its hands (it has no target): the tournament game finishes,
     its live table ends with this move, and the game's end follows (the next block, the bracket)."""
-    if not tgame.seat_order:
+    if not tournament_game.seat_order:
         return
-    game = Game.objects.select_for_update().select_related("table__round__event").get(pk=tgame.pk)
-    if not end_block_if_played(game):
+    locked = Game.objects.select_for_update().select_related("table__round__event").get(pk=tournament_game.pk)
+    if not end_block_if_played(locked):
         return
     end_with_this_change(live)
-    tgame.status, tgame.winner_id, tgame.finished_at = game.status, game.winner_id, game.finished_at
-    round_ = game.table.round
-    audit.record(round_.event, None, "game.finish_live", f"Round {round_.number}, {game.table}, game {game.number}",
+    tournament_game.status, tournament_game.winner_id = locked.status, locked.winner_id
+    tournament_game.finished_at = locked.finished_at
+    round_ = locked.table.round
+    audit.record(round_.event, None, "game.finish_live",
+                 f"Round {round_.number}, {locked.table}, game {locked.number}",
                  changes={"status": [Game.Status.RUNNING, Game.Status.FINISHED], "block_hands": HANDS_PER_PARTNER})
-    game_ended(game)
+    game_ended(locked)
 
 
-def _game_seats(tgame: Game) -> dict[int, Seat]:
+def _game_seats(tournament_game: Game) -> dict[int, Seat]:
     """Game seat -> tournament seat: the table's seats in order, or a rotation block's `seat_order`."""
-    by_number = {s.number: s for s in Seat.objects.filter(table_id=tgame.table_id)}
-    return {index: by_number[n] for index, n in enumerate(tgame.game_seat_numbers(by_number)) if n in by_number}
+    by_number = {s.number: s for s in Seat.objects.filter(table_id=tournament_game.table_id)}
+    numbers = tournament_game.game_seat_numbers(by_number)
+    return {index: by_number[n] for index, n in enumerate(numbers) if n in by_number}
 
 
 def finish_live_game(live: LiveGame, game: engine.Game, now: datetime) -> None:
     """The target is reached at the table: the tournament game is finished with its winner (none on a tie),
     and the game's end follows (the round, the bracket)."""
-    tgame = Game.objects.select_for_update().select_related("table__round__event").get(pk=live.game_id)
+    tournament_game = (Game.objects.select_for_update().select_related("table__round__event")
+                       .get(pk=live.game_id))
     winners = list(game.winners)
-    winner = _game_seats(tgame).get(winners[0]) if len(winners) == 1 else None
-    before = tgame.status
-    tgame.status = Game.Status.FINISHED
-    tgame.winner = winner
-    tgame.finished_at = now
-    tgame.save(update_fields=["status", "winner", "finished_at"])
-    live.game = tgame  # the table's snapshot shows the game as finished
-    round_ = tgame.table.round
-    audit.record(round_.event, None, "game.finish_live", f"Round {round_.number}, {tgame}",
-                 changes={"status": [before, tgame.status], "winner_seats": winners,
+    winner = _game_seats(tournament_game).get(winners[0]) if len(winners) == 1 else None
+    before = tournament_game.status
+    tournament_game.status = Game.Status.FINISHED
+    tournament_game.winner = winner
+    tournament_game.finished_at = now
+    tournament_game.save(update_fields=["status", "winner", "finished_at"])
+    live.game = tournament_game  # the table's snapshot shows the game as finished
+    round_ = tournament_game.table.round
+    audit.record(round_.event, None, "game.finish_live", f"Round {round_.number}, {tournament_game}",
+                 changes={"status": [before, tournament_game.status], "winner_seats": winners,
                           "totals": list(game.totals)})
-    game_ended(tgame)
+    game_ended(tournament_game)

@@ -16,25 +16,26 @@ from tournament.rules import rules_for_event
 from tournament.services.format_rules import rules_for_format
 
 
-def live_game_for(tgame: Game, seed: int | None = None) -> LiveGame:
+def live_game_for(tournament_game: Game, seed: int | None = None) -> LiveGame:
     """The live game of a tournament `Game`, created on first call (idempotent and race-safe)."""
-    existing = LiveGame.objects.filter(game=tgame).first()
+    existing = LiveGame.objects.filter(game=tournament_game).first()
     if existing is not None:
         return existing
-    tgame = Game.objects.select_related("table__round__event").get(pk=tgame.pk)
-    event = tgame.table.round.event
-    rules = _rules_for_table(tgame.table) or rules_for_event(event)
-    if tgame.target_score and tgame.target_score != rules.target:
-        rules = rules.with_overrides(target=tgame.target_score)
+    tournament_game = Game.objects.select_related("table__round__event").get(pk=tournament_game.pk)
+    event = tournament_game.table.round.event
+    rules = _rules_for_table(tournament_game.table) or rules_for_event(event)
+    if tournament_game.target_score and tournament_game.target_score != rules.target:
+        rules = rules.with_overrides(target=tournament_game.target_score)
     # A partner rotation's block plays some of the table's seats (Game.seat_order); other games all of them.
-    seats = len(tgame.seat_order) or Seat.objects.filter(table_id=tgame.table_id).count()
-    block = f", game {tgame.number}" if tgame.seat_order else ""
-    title = f"{event.name} – round {tgame.table.round.number}, table {tgame.table.number}{block}"
-    return open_tournament_table(tgame, rules, seats, title, turn_seconds=event.turn_seconds,
+    seats = len(tournament_game.seat_order) or Seat.objects.filter(table_id=tournament_game.table_id).count()
+    block = f", game {tournament_game.number}" if tournament_game.seat_order else ""
+    table = tournament_game.table
+    title = f"{event.name} – round {table.round.number}, table {table.number}{block}"
+    return open_tournament_table(tournament_game, rules, seats, title, turn_seconds=event.turn_seconds,
                                  missed_turns_before_bot=event.missed_turns_before_bot,
                                  token_moves_only=event.bot_league,  # entrants' bots play through tokens
                                  arrival_seconds=event.arrival_grace_seconds if event.turn_seconds else 0,
-                                 seed=seed, watch_group=round_live_group(tgame.table.round_id),
+                                 seed=seed, watch_group=round_live_group(tournament_game.table.round_id),
                                  announce_group=event_announce_group(event.pk))
 
 

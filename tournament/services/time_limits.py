@@ -35,16 +35,16 @@ def time_is_up(round_: Round, now: datetime) -> bool:
     return round_.time_limit_at is not None and round_.time_limit_at <= now
 
 
-def end_game_after_hand(live: LiveGame, tgame: Game, now: datetime) -> bool:
-    """A hand of `tgame` was just scored at its live table (inside the move's transaction, `tgame` with
+def end_game_after_hand(live: LiveGame, tournament_game: Game, now: datetime) -> bool:
+    """A hand of `tournament_game` was just scored at its live table (inside the move's transaction, `tournament_game` with
     its table and round loaded): past the round's time limit, the game ends with this hand. Returns
     whether it did. A game that reached its target with this hand is left to `game_finished`."""
-    round_ = tgame.table.round
-    if not time_is_up(round_, now) or tgame.status != Game.Status.RUNNING:
+    round_ = tournament_game.table.round
+    if not time_is_up(round_, now) or tournament_game.status != Game.Status.RUNNING:
         return False
     if engine.Game.from_dict(live.state).over:
         return False
-    game = Game.objects.select_for_update().select_related("table__round__event").get(pk=tgame.pk)
+    game = Game.objects.select_for_update().select_related("table__round__event").get(pk=tournament_game.pk)
     totals = seat_totals([game.pk]).get(game.pk, {})
     best = max(totals.values(), default=0)
     leaders = [seat for seat, total in totals.items() if total == best]

@@ -1,4 +1,4 @@
-"""Where the live-match layer's database work runs when it is called from an event loop.
+"""The live layer's database threads: where its database work runs when it is called from an event loop.
 
 Channels' `database_sync_to_async` is thread-sensitive by default: every call of every socket of a worker
 process runs in one thread, so a worker makes one move at a time and waits for the database in between.

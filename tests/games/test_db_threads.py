@@ -1,4 +1,4 @@
-"""games/database_calls.py: database work off the event loop, its table signals sent from the loop after
+"""games/db_threads.py: database work off the event loop, its table signals sent from the loop after
 the commit, and one load per process for a change that several sockets need."""
 
 import asyncio
@@ -7,7 +7,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from games import database_calls, engine
+from games import db_threads, engine
 from games.services import broadcast, snapshots
 from games.services.moves import submit_move
 from tests.games.factories import make_tournament_game
@@ -38,7 +38,7 @@ async def test_a_move_is_announced_from_the_loop_after_its_commit(live_settings,
     channel = await layer.new_channel()
     await layer.group_add(broadcast.table_group_name(live.pk), channel)
     user, version, action = await database_sync_to_async(a_move)(live.pk, users)
-    done = await database_calls.run(submit_move, live.pk, user, version, action, "x-1")
+    done = await db_threads.run(submit_move, live.pk, user, version, action, "x-1")
     assert done.version == version + 1
     # sent before `run` returned, from this loop: the message is already waiting
     message = await asyncio.wait_for(layer.receive(channel), timeout=1)
@@ -57,7 +57,7 @@ async def test_a_refused_move_announces_nothing(live_settings):
     from games.services.moves import MoveRefused
 
     with pytest.raises(MoveRefused):
-        await database_calls.run(submit_move, live.pk, user, version + 5, action, "x-2")
+        await db_threads.run(submit_move, live.pk, user, version + 5, action, "x-2")
     with pytest.raises(asyncio.TimeoutError):
         await asyncio.wait_for(layer.receive(channel), timeout=0.2)
 
@@ -76,7 +76,7 @@ async def test_sockets_hearing_of_a_change_made_elsewhere_load_it_once(live_sett
         return real(*args)
 
     monkeypatch.setattr(snapshots, "changes_since", counted)
-    loaded = await asyncio.gather(*(database_calls.load_changes(live.pk, version, done.version) for _ in range(4)))
+    loaded = await asyncio.gather(*(db_threads.load_changes(live.pk, version, done.version) for _ in range(4)))
     assert loaded == [done.version] * 4 and len(calls) == 1
     newest, messages = snapshots.cached_updates(live.pk, version, done.version, users[0])
     assert newest == done.version and [m["version"] for m in messages] == [done.version]

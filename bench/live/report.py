@@ -1,0 +1,47 @@
+"""The printed figures of a phase: percentiles of the timings, moves per second, CPU and memory."""
+
+from __future__ import annotations
+
+import statistics
+
+from bench.live.clients import Stats
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+
+
+def report(name: str, stats: Stats, elapsed: float, moves: int, usage: dict) -> dict:
+    row = {
+        "phase": name, "moves": moves, "moves_per_s": moves / elapsed if elapsed else 0.0,
+        "ack_p50": pct(stats.ack_ms, 50), "ack_p95": pct(stats.ack_ms, 95), "ack_p99": pct(stats.ack_ms, 99),
+        "all_p50": pct(stats.everyone_ms, 50), "all_p95": pct(stats.everyone_ms, 95),
+        "all_p99": pct(stats.everyone_ms, 99), "errors": dict(stats.errors), "gaps": stats.gaps,
+        "duplicates": stats.duplicates, "unanswered": getattr(stats, "unanswered", 0), "closed": stats.closed,
+        "frames": stats.frames, "bytes_per_frame": stats.frame_bytes / stats.frames if stats.frames else 0,
+        **usage,
+    }
+    print(f"{name:6} {row['moves_per_s']:9.1f} moves/s ({moves} moves in {elapsed:.1f} s)  "
+          f"ack p50/p95/p99 {row['ack_p50']:.1f}/{row['ack_p95']:.1f}/{row['ack_p99']:.1f} ms  "
+          f"everyone p50/p95/p99 {row['all_p50']:.1f}/{row['all_p95']:.1f}/{row['all_p99']:.1f} ms")
+    print(f"       errors {row['errors'] or 0}, gaps {row['gaps']}, duplicates {row['duplicates']}, "
+          f"unanswered {row['unanswered']}, closed by the server {row['closed']}, {row['frames']} frames of {row['bytes_per_frame']:.0f} B on average")
+    print("       CPU (share of one core) / RSS: " + ", ".join(
+        f"{k} {v['cpu']:.0%} / {v['rss_before']:.0f}->{v['rss']:.0f} MiB" for k, v in usage["usage"].items()))
+    print(f"       machine: CPUs busy {usage['machine_busy']:.0%} of one core's worth (all programs, /proc/stat), "
+          f"load average {usage['load_average'][0]:.1f} -> {usage['load_average'][1]:.1f}; "
+          f"the workers' threads were runnable but waiting for a CPU {usage['workers_waiting_for_cpu']:.0%} "
+          f"of the phase (summed over threads; the CPUs were taken by other threads, ours included)")
+    c = usage["connect"]
+    print(f"       sockets: all open with their first message {c['open_s']:.1f} s after the first connect; the workers' "
+          f"connect work (presence) went on {c['settle_s']:.1f} s more, before the timed phase")
+    if "socket_memory" in usage:
+        m = usage["socket_memory"]
+        before = m["rss_before_mib"]
+        print(f"       workers RSS {before:.0f} MiB before the sockets, {m['rss_open_mib']:.0f} MiB with "
+              f"{m['sockets']} open (first message received, no move yet): {m['kib_per_socket']:.0f} KiB per socket")
+    return row

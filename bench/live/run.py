@@ -1,0 +1,125 @@
+"""The command line: set up the tables, start the site, run the game phase and the relay phase, check
+and report; exit status 1 if a check fails."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from bench.live.clients import Client, run_phase
+from bench.live.processes import measure, pids_named, rss_mib, settle
+from bench.live.report import report
+from bench.live.server import Site
+from bench.live.tables import Table, check_database, create_tables, django_setup
+
+
+async def bench(args, url: str, tables: list[Table], watchers: list[str], site: Site | None) -> tuple[list[dict], list[Client]]:
+    base_ws = url.replace("http", "ws", 1).rstrip("/")
+    origin = url.rstrip("/")
+    groups = {"harness": [os.getpid()]}
+    if site is not None:
+        groups = {"workers": site.server_pids(), **groups}
+        if site.sweeper is not None:
+            groups["sweeper"] = [site.sweeper.pid]
+    for label, name in (("postgres", "postgres"), ("redis", "redis-server")):
+        if pids_named(name):  # local servers only
+            groups[label] = functools.partial(pids_named, name)
+    rows, game_clients = [], []
+    phases = ([] if args.no_game else [("game", False)]) + ([] if args.no_relay else [("relay", True)])
+    for name, relay in phases:
+        started = time.perf_counter()
+        rss_before = rss_mib(groups["workers"]) if "workers" in groups else 0.0
+        timing: dict = {}
+
+        async def connected(timing: dict = timing, started: float = started) -> None:
+            timing["open_s"] = time.perf_counter() - started
+            if "workers" in groups:
+                timing["rss_open"] = rss_mib(groups["workers"])
+            settled = time.perf_counter()
+            await settle(groups.get("workers"))
+            timing["settle_s"] = time.perf_counter() - settled
+            timing["done"] = measure(groups)
+
+        stats, clients, elapsed, moves = await run_phase(base_ws, origin, tables, watchers, relay=relay,
+                                                         seconds=args.seconds, think=args.think, seats=args.seats,
+                                                         in_step=args.in_step, connected=connected)
+        usage = timing["done"]()
+        usage["connect"] = {"open_s": timing["open_s"], "settle_s": timing["settle_s"]}
+        if "rss_open" in timing:
+            sockets = len(clients)
+            usage["socket_memory"] = {"sockets": sockets, "rss_before_mib": rss_before, "rss_open_mib": timing["rss_open"],
+                                      "kib_per_socket": (timing["rss_open"] - rss_before) * 1024 / sockets}
+        rows.append(report(name, stats, elapsed, moves, usage))
+        if not relay:
+            game_clients = clients
+    return rows, game_clients
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.live", description="Live play load harness: our move path against a bare relay.")
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--spectators", type=int, default=0, help="watchers, spread over the tables")
+    parser.add_argument("--think", type=float, default=0.0, help="seconds a seat waits before each move")
+    parser.add_argument("--in-step", action="store_true",
+                        help="with --think: every table starts at once (by default each starts at a random moment "
+                             "within the first think period, so tables are not in step)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="length of each phase")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--server", choices=("uvicorn", "daphne"), default="uvicorn")
+    parser.add_argument("--ws-deflate", action="store_true",
+                        help="uvicorn with websocket compression (permessage-deflate), off in production (docs/deploy.md)")
+    parser.add_argument("--url", help="a running site (http://host:port) instead of starting one")
+    parser.add_argument("--no-relay", action="store_true", help="skip the relay phase")
+    parser.add_argument("--no-game", action="store_true", help="skip the game phase (the relay alone)")
+    parser.add_argument("--json", help="also write the figures to this file")
+    args = parser.parse_args(argv)
+
+    django_setup()
+    from django.conf import settings
+    from django.db import connection
+
+    if settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer" and args.workers > 1 and not args.url:
+        parser.error("several workers need REDIS_URL (the in-memory channel layer is one process only)")
+    print(f"live bench {time.strftime('%Y-%m-%d %H:%M')} | Python {sys.version.split()[0]} | {os.cpu_count()} CPUs | "
+          f"{connection.vendor} | {settings.CHANNEL_LAYERS['default']['BACKEND'].rsplit('.', 1)[-1]}"
+          f"{' (encrypted)' if settings.CHANNEL_LAYERS['default'].get('CONFIG', {}).get('symmetric_encryption_keys') else ''} | "
+          f"{args.tables} tables x {args.seats} seats + {args.spectators} spectators | think {args.think} s | "
+          f"{args.seconds} s per phase | " + (args.url or f"{args.server} x {args.workers} workers"))
+    t0 = time.perf_counter()
+    tables, watchers, event_id = create_tables(args.tables, args.seats, args.spectators)
+    print(f"setup: {len(tables)} live games, {args.tables * args.seats + args.spectators} sessions "
+          f"in {time.perf_counter() - t0:.1f} s")
+    connection.close()  # no connection held open (and no transaction) while the server runs
+    site = None
+    if not args.url:
+        db_name = str(settings.DATABASES["default"]["NAME"])
+        site = Site(args.workers, args.server, db_name, deflate=args.ws_deflate).start()
+    try:
+        rows, clients = asyncio.run(bench(args, args.url or f"http://127.0.0.1:{site.port}", tables, watchers, site))
+    finally:
+        if site is not None:
+            site.stop()
+    problems = check_database(tables, clients)
+    for row in rows:
+        if row["gaps"] or row["duplicates"] or row["unanswered"] or row["closed"]:
+            problems.append(f"{row['phase']} phase: {row['gaps']} gaps, {row['duplicates']} duplicates, "
+                            f"{row['unanswered']} moves never answered, {row['closed']} sockets closed by the server")
+    acked = sum(len(c.acked) for c in clients)
+    if len(rows) > 1 and rows[1]["moves_per_s"]:
+        print(f"ratio  game/relay moves/s {rows[0]['moves_per_s'] / rows[1]['moves_per_s']:.2f}")
+    print(f"check  {acked} acknowledged moves against the database, {len(clients)} sockets' cards: "
+          + ("OK" if not problems else "FAILED"))
+    for problem in problems:
+        print("  - " + problem)
+    result = {"args": vars(args), "phases": rows, "problems": problems, "acknowledged": acked, "event": event_id}
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2))
+    main.result = result  # for tests that call main() in-process
+    return 1 if problems else 0

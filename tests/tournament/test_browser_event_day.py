@@ -218,6 +218,7 @@ def plan_the_final(day: Day, event: Event, no_show: Player) -> None:
     page.locator("input[name=confirm]").wait_for()
     no_show_row = page.locator(f'#field-list tr[data-player="{no_show.pk}"]')
     assert no_show_row.get_attribute("class") == "out"
+    no_show_row.scroll_into_view_if_needed()
     day.snap(page, "10-plan-next-round.png")
     page.click("input[name=confirm]")
     page.wait_for_url("**/bracket/")

@@ -2,7 +2,7 @@
 game per table with H scored hands and their live moves (bulk-created rows, as the live-game service would
 have written them; every player moved at their table, so took part);
 with ``--bracket``, round 1 then ends and round 2 is a bracket planned, created and started by the
-bracket services (tournament/services/brackets.py: the proposed field, stage one's tables seated and
+bracket services (tournament/services/next_round.py: the proposed field, stage one's tables seated and
 started), with H scored hands at every stage-one table.
 
     python bench/leaderboard_load.py --players 10000 --hands 3 --bracket
@@ -147,7 +147,7 @@ def build_bracket(slug: str, hands: int) -> str:
     from django.utils import timezone
 
     from tournament.models import Event, Game, HandScore, Round
-    from tournament.services import brackets
+    from tournament.services import next_round
 
     event = Event.objects.get(slug=slug)
     round_one = Round.objects.get(event=event, number=1)
@@ -165,9 +165,9 @@ def build_bracket(slug: str, hands: int) -> str:
         Game.objects.bulk_update(games, ["status", "finished_at", "winner"], batch_size=2000)
         Round.objects.filter(pk=round_one.pk).update(status=Round.Status.FINISHED)
     organizer = get_user_model().objects.create_superuser(f"{slug}-organizer", password=None)
-    options = brackets.default_options(event)
-    plan = brackets.plan_next_round(event, options)
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
+    options = next_round.default_options(event)
+    plan = next_round.plan_next_round(event, options)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
     with transaction.atomic():  # stage one's games running, as start_stage does (without live tables)
         Game.objects.filter(table__round=round_two).update(status=Game.Status.RUNNING, started_at=now)
         Round.objects.filter(pk=round_two.pk).update(status=Round.Status.RUNNING, started_at=now)
@@ -234,7 +234,8 @@ def player_sessions(slug: str, count: int = 1) -> list[str]:
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
-    from django.middleware.csrf import _get_new_csrf_string
+    from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH
+    from django.utils.crypto import get_random_string
 
     from tournament.models import Player
 
@@ -249,7 +250,7 @@ def player_sessions(slug: str, count: int = 1) -> list[str]:
         session[HASH_SESSION_KEY] = player.user.get_session_auth_hash()
         session.create()
         cookies.append(f"{settings.SESSION_COOKIE_NAME}={session.session_key}; "
-                       f"{settings.CSRF_COOKIE_NAME}={_get_new_csrf_string()}")
+                       f"{settings.CSRF_COOKIE_NAME}={get_random_string(CSRF_SECRET_LENGTH, CSRF_ALLOWED_CHARS)}")
     return cookies
 
 

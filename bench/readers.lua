@@ -1,6 +1,6 @@
 -- wrk script: logged-in readers, each request with the next line of cookies.txt (from
 -- `bench/leaderboard_load.py --event SLUG --sessions N > cookies.txt`), and wrk's own p50/p95/p99.
---   wrk -t2 -c50 -d20s --latency -s bench/readers.lua http://127.0.0.1:8771/events/<slug>/leaderboard/
+--   wrk -t2 -c50 -d20s --latency -s bench/readers.lua http://127.0.0.1:8080/events/<slug>/leaderboard/
 local cookies = {}
 for line in io.lines(os.getenv("COOKIES") or "cookies.txt") do
   if line ~= "" then cookies[#cookies + 1] = line end

@@ -20,12 +20,10 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from access_tokens.websocket import TokenOrBrowser  # noqa: E402
 from config import gc_tuning  # noqa: E402
 from config.websocket_urls import websocket_urlpatterns  # noqa: E402
-from tournament.page_cache import PublicPageCache  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        # Public pages many read at once are served again from memory while their scores version holds.
-        "http": PublicPageCache(django_asgi_app),
+        "http": django_asgi_app,
         "websocket": TokenOrBrowser(
             token_app=URLRouter(websocket_urlpatterns),
             browser_app=AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),

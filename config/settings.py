@@ -106,8 +106,8 @@ if _POOL and _POOL["max_size"] < LIVE_DB_THREADS:
 CHANNEL_LAYERS = channel_layers_from_env()
 # Caches: Redis, shared by every worker process and machine, when REDIS_URL is set; else this process's
 # memory. Leaderboard and bracket pages are cached per event and scores version (tournament/standings_cache.py,
-# tournament/page_cache.py): a stored page is served without Django while its version was checked less
-# than STANDINGS_VERSION_CHECK_SECONDS ago; computed standings are shared through the cache with Redis.
+# tournament/public_pages.py): the version is read again at most every STANDINGS_VERSION_CHECK_SECONDS per
+# process; computed standings and rendered pages are shared through the cache with Redis.
 _REDIS_URL = text("REDIS_URL", "")
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _REDIS_URL,
@@ -122,9 +122,12 @@ STANDINGS_CACHE_SECONDS = number("STANDINGS_CACHE_SECONDS", 60.0, minimum=0)
 # STANDINGS_SETTLE_SECONDS while hands are being scored (tournament/standings_cache.py).
 STANDINGS_SETTLE_SECONDS = number("STANDINGS_SETTLE_SECONDS", 2.0, minimum=0)
 STANDINGS_SETTLE_MIN_PLAYERS = whole_number("STANDINGS_SETTLE_MIN_PLAYERS", 1000, minimum=1)
-# A logged-in reader's session is trusted this long after Django last confirmed it, for the page cache
-# to serve them the stored page with their own parts (tournament/page_cache.py).
-PAGE_CACHE_READER_SECONDS = number("PAGE_CACHE_READER_SECONDS", 5.0, minimum=0)
+# Cache-Control of the public pages (tournament/public_pages.py), the same for every reader: how many
+# seconds a browser and a shared cache (nginx in front, docs/deploy.md) may keep one, and how long a
+# shared cache may serve it stale while it asks again (conditional GETs are answered 304).
+PUBLIC_PAGE_MAX_AGE = whole_number("PUBLIC_PAGE_MAX_AGE", 1, minimum=0)
+PUBLIC_PAGE_PROXY_MAX_AGE = whole_number("PUBLIC_PAGE_PROXY_MAX_AGE", 1, minimum=0)
+PUBLIC_PAGE_STALE_SECONDS = whole_number("PUBLIC_PAGE_STALE_SECONDS", 30, minimum=0)
 # Production runs the timer/bot sweeper as its own process (`manage.py run_sweeper`) and sets this to 0
 # for the ASGI workers (games/services/timers.py).
 LIVE_SWEEPER_IN_PROCESS = yes_no("LIVE_SWEEPER_IN_PROCESS", True)

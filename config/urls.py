@@ -3,8 +3,8 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
-from tournament.views import signup
 from tournament.views.email_verification import account_email, verify_email_confirm
+from tournament.views.students import signup
 
 admin.site.site_header = "Tournament administration"
 admin.site.site_title = "Tournaments"

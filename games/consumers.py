@@ -15,8 +15,9 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocke
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError
 
-from games import database_calls, strict_json
-from games.services import arrival, presence, resync, snapshots, watchers
+from games import database_calls, signals, strict_json
+from games.models import LiveGame
+from games.services import arrival, nudges, presence, resync, snapshots, watchers
 from games.services.broadcast import table_group_name
 
 logger = logging.getLogger(__name__)
@@ -125,7 +126,24 @@ def _open(live_id: int, user, via_token: bool = False) -> tuple[int | None, dict
     snap = arrival.on_open(snap, user, via_token=via_token)
     state = snapshots.state_message(snap, snap.seat_of(user), snapshots.recent_moves(live_id, snap.version))
     state["connected"] = presence.connected_seats(live_id)
+    state["groups"] = _outside_groups(live_id)
+    state["announcement"] = _latest_announcement(live_id) if state["groups"][1] else None
     return None, state
+
+
+def _outside_groups(live_id: int) -> tuple[str, str]:
+    """(the group watching this table from outside it, the group of its event's announcements): plain
+    names the tournament stored on the live game when it opened the table ("" for other games)."""
+    row = LiveGame.objects.filter(pk=live_id).values_list("watch_group", "announce_group").first()
+    return row or ("", "")
+
+
+def _latest_announcement(live_id: int) -> dict | None:
+    """The latest announcement to show at this table, as the app that makes them answers (`games.signals`)."""
+    for _receiver, answer in signals.latest_announcement.send(LiveGame, live_id=live_id):
+        if isinstance(answer, dict):
+            return answer
+    return None
 
 
 def _state(live_id: int, user) -> dict | None:
@@ -171,6 +189,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     connected: list[int] = []  # seats with a player's socket open, as last heard
     watching: bool = False  # opened as a spectator: counted in `games.services.watchers`
     closed: bool = False  # the server closed this socket: nothing more is sent on it
+    watch_group: str = ""  # told when a player arrives or leaves (LiveGame.watch_group)
+    announce_group: str = ""  # the event's announcements (LiveGame.announce_group)
 
     async def dispatch(self, message) -> None:
         """As Channels' own, without its `close_old_connections` before every message: that is a hop to
@@ -197,10 +217,16 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.group = None
             await self.close(code=code)
             return
+        self.watch_group, self.announce_group = state.pop("groups")
+        if self.announce_group:  # the event's announcements (joined before the first state is sent)
+            await self.channel_layer.group_add(self.announce_group, self.channel_name)
         await self.accept()
         self.sent_version = state["version"]
         self.connected = state.pop("connected")
+        announcement = state.pop("announcement")
         await self.send_message(state)
+        if announcement is not None:
+            await self.send_message(announcement)
         if state["seat"] is not None:
             await self.announce_presence(
                 await database_calls.run(presence.socket_opened, self.live_id, state["seat"], self.channel_name))
@@ -232,7 +258,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     async def leave_table(self) -> None:
-        """Leave the table's group and drop this socket's presence (once: on close or on disconnect)."""
+        """Leave the table's groups and drop this socket's presence (once: on close or on disconnect)."""
+        announce_group, self.announce_group = self.announce_group, ""
+        if announce_group:
+            try:
+                await self.channel_layer.group_discard(announce_group, self.channel_name)
+            except Exception:  # noqa: BLE001 - e.g. Redis is down: its group entries expire
+                logger.warning("could not leave the announcements of live game %s", self.live_id, exc_info=True)
         group, self.group = self.group, None
         if group is None:
             return
@@ -262,6 +294,12 @@ class GameConsumer(AsyncWebsocketConsumer):
                                                 {"type": "presence.changed", "connected": connected})
         except Exception:  # noqa: BLE001 - e.g. Redis is down; play goes on without the hint
             logger.warning("could not announce presence at live game %s", self.live_id, exc_info=True)
+        nudges.nudge_soon(self.watch_group, self.live_id)  # the organizer's live round view
+
+    async def announcement(self, message: dict) -> None:
+        """An organizer's announcement to the event (group `announce_group`): shown as a banner."""
+        await self.send_message({"type": "announcement", "text": str(message.get("text", "")),
+                                 "at": message.get("at")})
 
     async def presence_changed(self, message: dict) -> None:
         self.connected = list(message.get("connected", []))

@@ -95,6 +95,15 @@ class LiveGame(models.Model):
         help_text="When the organizer paused the tournament game: the turn timer and the next deal wait, and "
                   "on resume they are moved on by the time paused (games.services.lifecycle).",
     )
+    watch_group = models.CharField(
+        max_length=100, blank=True,
+        help_text="A channel-layer group told (a small \"table changed\" nudge, at most about once a second) after "
+                  "each change and each player arriving or leaving: the organizer's live round view.",
+    )
+    announce_group = models.CharField(
+        max_length=100, blank=True,
+        help_text="A channel-layer group whose announcements every socket at this table shows (the event's).",
+    )
     shuffle_key = models.CharField(
         max_length=64, blank=True,
         help_text="Secret the per-hand shuffle seeds are derived from (HMAC-SHA256); never sent.",

@@ -1,4 +1,5 @@
-"""What the live-match layer announces: a hand scored, a game finished at its target, a player's first own move.
+"""What the live-match layer announces: a hand scored, a game finished at its target, a player's first own
+move, a sweeper tick; and what it asks (the latest announcement to show at a table).
 
 `games` never imports `tournament`; it sends these signals and whoever keeps scores listens (the tournament
 app's receivers, `tournament.receivers`, connected in `TournamentConfig.ready()`). Both are sent for every
@@ -52,3 +53,18 @@ row's lock is not held for it, and a refused (rolled back) move announces nothin
 participation rule counts a player's own moves, so the first one can turn a "no-show" into a player who
 took part before any hand is scored.
 """
+
+sweep = Signal()
+"""The sweeper is about to act on due games (every tick of `games.services.timers.sweep_once`).
+
+Arguments: `now`. Sent outside any transaction, before the due games are swept, so that a receiver's
+periodic work (a tournament round's time limit) runs in the processes that run the timers without `games`
+knowing of it. Sent with `send_robust`: a receiver that raises is logged and the timers go on. A receiver
+keeps its work cheap (one indexed query when there is nothing to do): it runs about twice a second.
+"""
+
+latest_announcement = Signal()
+"""Asked when a socket opens at a table that has an `announce_group`: a receiver answers with the latest
+announcement to show there, as the message the group would carry (``{"type": "announcement", "text": ...,
+"at": ...}``), or None. Argument: `live_id`. Sent in the socket's database call (`send`, not robust: a
+failing receiver is a bug to see)."""

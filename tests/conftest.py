@@ -105,3 +105,14 @@ def page(chromium):
     page.set_default_timeout(15_000)
     yield page
     context.close()
+
+
+@pytest.fixture(autouse=True)
+def forget_public_events():
+    """Public pages remember each slug's event for a second (tournament/public_pages.py): a test's
+    database is rolled back, so another test's event of the same slug must not be remembered."""
+    from tournament import public_pages
+
+    public_pages.clear()
+    yield
+    public_pages.clear()

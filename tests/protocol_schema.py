@@ -83,5 +83,6 @@ def event_kinds_in_code() -> set[str]:
         kinds |= set(re.findall(r'store_notice\([^,]*,[^,]*,[^,]*,\s*"([a-z_]+)"', text, re.S))
     from games.services import arrival, lifecycle
 
-    kinds |= {lifecycle.GAME_PAUSED, lifecycle.GAME_RESUMED, lifecycle.GAME_CLOSED, arrival.PLAYER_ARRIVED}
+    kinds |= {lifecycle.GAME_PAUSED, lifecycle.GAME_RESUMED, lifecycle.GAME_CLOSED, lifecycle.SEAT_CHANGED,
+              arrival.PLAYER_ARRIVED}
     return kinds

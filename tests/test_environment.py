@@ -260,11 +260,12 @@ def test_settle_settings_come_from_the_environment_and_bad_values_are_refused():
         STANDINGS_SETTLE_MIN_PLAYERS="0")
 
 
-def test_the_reader_session_time_comes_from_the_environment_and_bad_values_are_refused():
-    assert _settings_error(PAGE_CACHE_READER_SECONDS="2.5") == ""
-    assert _settings_error(PAGE_CACHE_READER_SECONDS="0") == ""  # every logged-in request through Django
-    assert "PAGE_CACHE_READER_SECONDS='-1': Must be greater than or equal to 0" in _settings_error(
-        PAGE_CACHE_READER_SECONDS="-1")
+def test_public_page_cache_times_come_from_the_environment_and_bad_values_are_refused():
+    assert _settings_error(PUBLIC_PAGE_MAX_AGE="0", PUBLIC_PAGE_PROXY_MAX_AGE="5", PUBLIC_PAGE_STALE_SECONDS="60") == ""
+    assert "PUBLIC_PAGE_PROXY_MAX_AGE='-1': Must be greater than or equal to 0" in _settings_error(
+        PUBLIC_PAGE_PROXY_MAX_AGE="-1")
+    assert "PUBLIC_PAGE_STALE_SECONDS='soon': Not a valid integer" in _settings_error(
+        PUBLIC_PAGE_STALE_SECONDS="soon")
 
 
 @pytest.mark.parametrize("name,raw", [("STANDINGS_CACHE_SECONDS", "a while"), ("LIVE_DB_THREADS", "-2"),

@@ -6,6 +6,10 @@ again whenever ``tournament.live.notify_scores_changed`` says scores changed
 or the client asks with ``{"type": "refresh"}``. Rows are built on the server from the database and hold
 public data only. Every incoming message is checked: anything but a small ``{"type": "refresh"}`` gets an
 error message and changes nothing.
+
+The socket also joins the event's announcement group (``event-<id>-announce``) and forwards each
+organizer's announcement as ``{"type": "announcement", "text", "at"}``, and sends the latest once after
+the first leaderboard: every event page shows it as a banner (docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from tournament.live import event_group_name
+from tournament.live import event_announce_group, event_group_name
 
 MAX_MESSAGE_BYTES = 256
 MIN_SECONDS_BETWEEN_REFRESHES = 1.0
@@ -29,6 +33,13 @@ def load_public_event(slug: str):
     from tournament.models import Event
 
     return Event.objects.exclude(status=Event.Status.DRAFT).filter(slug=slug).first()
+
+
+@database_sync_to_async
+def latest_announcement(event_id: int) -> dict | None:
+    from tournament.services.announcements import as_message, latest
+
+    return as_message(latest(event_id))
 
 
 @database_sync_to_async
@@ -54,6 +65,7 @@ def requested_page(scope) -> int:
 class LeaderboardConsumer(AsyncJsonWebsocketConsumer):
     event = None
     group_name: str | None = None
+    announce_group: str | None = None
     last_refresh: float = 0.0
     page: int = 1
 
@@ -65,12 +77,23 @@ class LeaderboardConsumer(AsyncJsonWebsocketConsumer):
         self.page = requested_page(self.scope)
         self.group_name = event_group_name(self.event.pk)
         await self.channel_layer.group_add(self.group_name, self.channel_name)
+        self.announce_group = event_announce_group(self.event.pk)
+        await self.channel_layer.group_add(self.announce_group, self.channel_name)
         await self.accept()
         await self.send_leaderboard()
+        latest = await latest_announcement(self.event.pk)
+        if latest is not None:
+            await self.send_json(latest)
 
     async def disconnect(self, code) -> None:
         if self.group_name:
             await self.channel_layer.group_discard(self.group_name, self.channel_name)
+        if self.announce_group:
+            await self.channel_layer.group_discard(self.announce_group, self.channel_name)
+
+    async def announcement(self, message: dict) -> None:
+        """An organizer's announcement to the event (`tournament.services.announcements`): a banner."""
+        await self.send_json({"type": "announcement", "text": str(message.get("text", "")), "at": message.get("at")})
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         if text_data is None:

@@ -76,3 +76,15 @@ def _send(group: str, kind: str, event_id: int) -> None:
         async_to_sync(layer.group_send)(group, {"type": kind, "event": event_id})
     except Exception:  # noqa: BLE001 - a live update lost must not undo or break the recorded result
         logger.exception("could not tell group %s of event %s: %s", group, event_id, kind)
+
+
+def round_live_group(round_id: int) -> str:
+    """The channel-layer group of the organizers' live views of one round (`LiveRoundConsumer`): told by the
+    round's live tables (`LiveGame.watch_group`) after each change and presence change."""
+    return f"round-{round_id}-live"
+
+
+def event_announce_group(event_id: int) -> str:
+    """The channel-layer group of every socket of an event's pages and tables that shows its announcements
+    (`LiveGame.announce_group` for the tables)."""
+    return f"event-{event_id}-announce"

@@ -15,7 +15,7 @@ from games import engine, signals
 from games.models import LiveGame
 from tournament.live import notify_my_event_changed
 from tournament.models import Event
-from tournament.services import live_results, participation
+from tournament.services import announcements, live_results, participation, time_limits
 
 
 def hand_scored(sender, *, live: LiveGame, result: engine.HandResult, started_at: datetime | None,
@@ -24,6 +24,8 @@ def hand_scored(sender, *, live: LiveGame, result: engine.HandResult, started_at
     keep no scores)."""
     if live.kind == LiveGame.Kind.TOURNAMENT:
         live_results.record_live_hand(live, result, started_at, ended_at)
+        if live.status == LiveGame.Status.RUNNING:  # not ended already (a rotation block's last hand)
+            time_limits.end_game_after_hand(live, live.game, ended_at)
 
 
 def game_finished(sender, *, live: LiveGame, game: engine.Game, now: datetime, **kwargs) -> None:
@@ -37,6 +39,16 @@ def event_saved(sender, *, instance: Event, **kwargs) -> None:
     notify_my_event_changed(instance.pk)
 
 
+def sweep(sender, *, now: datetime, **kwargs) -> None:
+    """The sweeper's tick: rounds whose time limit passed finish their games that sit between two hands."""
+    time_limits.sweep(now)
+
+
+def latest_announcement(sender, *, live_id: int, **kwargs) -> dict | None:
+    """A socket opens at a table: the latest announcement of its event, to show as a banner."""
+    return announcements.as_message(announcements.latest_at_table(live_id))
+
+
 def connect() -> None:
     """Connect the receivers (once: the dispatch uids make a second call do nothing)."""
     signals.hand_scored.connect(hand_scored, sender=LiveGame, dispatch_uid="tournament.hand_scored")
@@ -44,3 +56,6 @@ def connect() -> None:
     signals.first_own_move.connect(participation.on_first_own_move, sender=LiveGame,
                                    dispatch_uid="tournament.first_own_move")
     post_save.connect(event_saved, sender=Event, dispatch_uid="tournament.event_saved")
+    signals.sweep.connect(sweep, sender=LiveGame, dispatch_uid="tournament.sweep")
+    signals.latest_announcement.connect(latest_announcement, sender=LiveGame,
+                                        dispatch_uid="tournament.latest_announcement")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from games import engine
@@ -51,10 +52,10 @@ def unplayable_sizes(rules, sizes) -> str | None:
             refusals[size] = str(error)
     if not refusals:
         return None
-    limits = "exactly 4" if rules.partners else f"{rules.min_players} to {rules.max_players}"
-    listed = ", ".join(map(str, refusals))
-    return (f"Tables of {listed} cannot be played: {next(iter(refusals.values()))}. "
-            f"Tables with these rules seat {limits} players.")
+    sizes = list(map(str, refusals))
+    listed = f"{', '.join(sizes[:-1])} or {sizes[-1]}" if len(sizes) > 1 else sizes[0]
+    reason = re.sub(r", not \d+$", "", next(iter(refusals.values())))  # the engine's reason names one size
+    return f"Tables of {listed} players cannot be played: {reason}."
 
 
 def check_table_sizes(event: Event) -> None:

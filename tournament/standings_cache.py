@@ -8,11 +8,11 @@ could otherwise carry a smaller id than one a reader has already seen). Every wo
 machine, reads the version from the database; anything computed is stored under the version it was
 computed for and is never served for another one.
 
-Reading the version is one small indexed query, made with the event's own (``public_event``): every page
-request that reaches Django makes it. ``tournament.page_cache`` serves pages in front of Django while the
-version it knows is less than ``STANDINGS_VERSION_CHECK_SECONDS`` (default 1 s) old and no change was
-made or heard of since in this process (the live leaderboard's "scores changed" message): a page served
-by another process than the one that recorded the change is at most that many seconds behind. Entries also expire after
+Reading the version is one small indexed query, made with the event's own (``public_event``).
+``tournament.public_pages`` reads it again only when the version it knows is
+``STANDINGS_VERSION_CHECK_SECONDS`` (default 1 s) old or a change was made or heard of since in this
+process (the live leaderboard's "scores changed" message): a page served by another process than the
+one that recorded the change is at most that many seconds behind. Entries also expire after
 ``STANDINGS_CACHE_SECONDS`` (default 60 s), for changes made outside the services (a row edited in the
 database by hand).
 
@@ -234,7 +234,7 @@ def _shown_change(event_id: int, created: float, change: int) -> int:
 
 def known_version(event_id: int) -> Version | None:
     """The version read less than ``STANDINGS_VERSION_CHECK_SECONDS`` ago with no change since, or None:
-    no I/O, so an event loop can call it (``tournament.page_cache``)."""
+    no I/O (``tournament.public_pages``)."""
     with _lock:
         known = _versions.get(event_id)
         if known is not None and event_id not in _dirty and _fresh(known[1]):

@@ -35,6 +35,12 @@ def table_group_name(live_game_id: int) -> str:
     return f"live-game-{live_game_id}"
 
 
+def current_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop the database call running in this thread publishes from (None outside one)."""
+    announcer = getattr(_current, "announcer", None)
+    return announcer.loop if announcer is not None else None
+
+
 def carries_changes() -> bool:
     """Whether signals carry the change itself (`snapshots.change_message`): when the channel layer
     crosses processes (Redis), so that the other workers need not read each change back from the

@@ -13,9 +13,9 @@ from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from games import engine
-from games.models import LiveGame
+from games.models import LiveGame, LiveMove
 from games.services import fairness
-from games.services.moves import deal_next_hand, store_notice
+from games.services.moves import deal_next_hand, store_change, store_notice
 from games.services.seats import seat_holders
 
 DEFAULT_PRACTICE_TURN_SECONDS = 30
@@ -50,18 +50,22 @@ def _start(live: LiveGame, rules: engine.RuleSet, seed: int | None) -> LiveGame:
 
 def open_tournament_table(tgame, rules: engine.RuleSet, seats: int, title: str, *, turn_seconds: int,
                           missed_turns_before_bot: int, token_moves_only: bool = False,
-                          arrival_seconds: int = 0, seed: int | None = None) -> LiveGame:
+                          arrival_seconds: int = 0, seed: int | None = None, watch_group: str = "",
+                          announce_group: str = "") -> LiveGame:
     """A new live game for the tournament game `tgame` (which has none yet), with the rules, seat count and
     clock the tournament chose (`tournament.services.live_tables`); `token_moves_only` for a bot league,
     whose entrants' bots play through their access tokens. `arrival_seconds`: the arrival countdown (0:
     none): a player's turn clock starts when they first open the table or when it ends
-    (`games.services.arrival`). Race-safe: a second creator hits the unique
+    (`games.services.arrival`). `watch_group` / `announce_group`: the channel-layer groups the table
+    nudges after each change and whose announcements it shows (plain names). Race-safe: a second creator
+    hits the unique
     constraint and gets the first one's game."""
     rules.check_seats(seats)
     live = LiveGame(kind=LiveGame.Kind.TOURNAMENT, game=tgame, seat_count=seats, title=title,
                     turn_seconds=turn_seconds, missed_turns_before_bot=missed_turns_before_bot,
                     token_moves_only=token_moves_only, arrived=[False] * seats,
-                    arrival_until=timezone.now() + timedelta(seconds=arrival_seconds) if arrival_seconds else None)
+                    arrival_until=timezone.now() + timedelta(seconds=arrival_seconds) if arrival_seconds else None,
+                    watch_group=watch_group, announce_group=announce_group)
     try:
         with transaction.atomic():
             return _start(live, rules, seed)
@@ -174,6 +178,31 @@ def tournament_game_status_changed(tgame, action: str, now=None) -> LiveGame | N
     else:
         raise ValueError(f"unknown game action {action!r}")
     store_notice(live, game, seat_holders(live), kind, data)
+    return live
+
+
+SEAT_CHANGED = "seat_changed"
+
+
+def tournament_seat_changed(tgame, game_seat: int, text: str) -> LiveGame | None:
+    """The tournament changed who holds a seat of `tgame` (a no-show replaced by a reserve or a bot; call
+    inside that change's transaction, after the seat is saved). Stored as a notice (a new version, `text`
+    shown in the table's log) so every socket at the table reads the seat's new holder at once, and the
+    clock follows (a bot seat on turn is played by the sweeper). None if the game has no live table."""
+    pk = LiveGame.objects.filter(game_id=tgame.pk).values_list("pk", flat=True).first()
+    if pk is None:
+        return None
+    live = _lock_without_waiting(pk)
+    if live.status != LiveGame.Status.RUNNING:
+        return live
+    game = engine.Game.from_dict(live.state)
+    holders = seat_holders(live)
+    data = {"game_seat": game_seat, "text": text}
+    if game.hand is not None and not game.hand.over and game_seat in live.hand_seats:
+        data["seat"] = live.hand_seats.index(game_seat)
+    # No turn key before: the seat's clock starts afresh for its new holder (a bot's think time, a full turn).
+    store_change(live, game, holders, [engine.Event(SEAT_CHANGED, data)], seat=game_seat,
+                 actor=LiveMove.Actor.SYSTEM, action=None, hand_number=len(game.results), before=None)
     return live
 
 

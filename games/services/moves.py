@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from games import engine, signals
 from games.models import LiveGame, LiveMove
-from games.services import broadcast, deadlines, fairness, first_moves, live_rows, snapshots
+from games.services import broadcast, deadlines, fairness, first_moves, live_rows, nudges, snapshots
 from games.services.seats import SeatHolder, hand_seat_of, seat_holders, seat_of_user, turn_game_seat
 
 # Error codes, as in docs/protocol.md.
@@ -213,6 +213,7 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
     transaction.on_commit(lambda: snapshots.remember(snap, [stored]))
     broadcast.announce_on_commit(live.pk, live.version,
                                  lambda: snapshots.change_message(snap, live.state, stored))
+    nudges.nudge_on_commit(live.watch_group, live.pk)  # the organizer's live round view, after the commit
     return move
 
 

@@ -20,7 +20,8 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from games.models import LiveConnection
+from games.models import LiveConnection, LiveGame
+from games.services import nudges
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +52,21 @@ def _alive(now: datetime):
 def connected_seats(live_game_id: int, now: datetime | None = None) -> list[int]:
     now = now or timezone.now()
     return sorted(set(_alive(now).filter(live_game_id=live_game_id).values_list("seat", flat=True)))
+
+
+def connected_by_game(live_game_ids, now: datetime | None = None) -> dict[int, set[int]]:
+    """{live game id: seats with a player's socket open} for many tables in one query."""
+    out: dict[int, set[int]] = {pk: set() for pk in live_game_ids}
+    rows = _alive(now or timezone.now()).filter(live_game_id__in=list(out)).values_list("live_game_id", "seat")
+    for pk, seat in rows:
+        out[pk].add(seat)
+    return out
+
+
+def watch_groups(live_game_ids: list[int]) -> dict[int, str]:
+    """{live game id: its watch group} for the tables that have one (`games.services.nudges`)."""
+    return dict(LiveGame.objects.filter(pk__in=live_game_ids).exclude(watch_group="")
+                .values_list("pk", "watch_group"))
 
 
 def socket_opened(live_game_id: int, seat: int, channel_name: str) -> list[int]:
@@ -112,6 +128,13 @@ async def heartbeat_forever() -> None:
                 await layer.group_send(table_group_name(live_id), {"type": "presence.changed", "connected": seats})
             except Exception:  # noqa: BLE001 - the layer is down: the table hears of it with its next state
                 logger.warning("could not announce presence at live game %s", live_id, exc_info=True)
+        try:
+            groups = await database_sync_to_async(watch_groups)(list(changed)) if changed else {}
+        except Exception:  # noqa: BLE001 - a hint only: the watchers hear of it with the table's next change
+            logger.warning("could not read the watch groups of live games %s", list(changed), exc_info=True)
+            groups = {}
+        for live_id, group in groups.items():
+            nudges.nudge_soon(group, live_id)  # the organizer's live round view: a seat went away
 
 
 _loops: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

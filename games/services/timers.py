@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from games import database_calls, engine
+from games import database_calls, engine, signals
 from games.engine.cards import COLOUR, COLOUR_CODES, IS_WILD
 from games.models import LiveGame, LiveMove
 from games.services import bot_play, deadlines
@@ -83,6 +83,9 @@ def due_games(now: datetime, limit: int = SWEEP_BATCH) -> list[int]:
 def sweep_once(now: datetime | None = None) -> int:
     """Act on every game that is due at `now`; returns how many games changed."""
     now = now or timezone.now()
+    for receiver, outcome in signals.sweep.send_robust(LiveGame, now=now):  # other apps' periodic work
+        if isinstance(outcome, Exception):
+            logger.error("sweep receiver %r failed", receiver, exc_info=outcome)
     changed = 0
     for pk in due_games(now):
         try:

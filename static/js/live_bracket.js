@@ -57,6 +57,7 @@ function connect(attempt = 0) {
       return;
     }
     if (message.type === "leaderboard") refresh();
+    else if (message.type === "announcement") window.dispatchEvent(new CustomEvent("announcement", { detail: message }));
   });
   socket.addEventListener("close", () => {
     socketOpen = false;

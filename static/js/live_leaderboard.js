@@ -65,6 +65,7 @@ function render(rows) {
   }
   body.replaceChildren(fresh);
   say(`Live: updated at ${new Date().toLocaleTimeString()}.`);
+  document.dispatchEvent(new Event("scores-changed")); // reader.js updates the reader's own position
 }
 
 function connect(attempt = 0) {
@@ -85,6 +86,7 @@ function connect(attempt = 0) {
     if (message.type === "leaderboard" && Array.isArray(message.rows)) {
       if (message.page === undefined || String(message.page) === (table.dataset.page || "1")) render(message.rows);
     }
+    else if (message.type === "announcement") window.dispatchEvent(new CustomEvent("announcement", { detail: message }));
     else if (message.type === "error") console.warn("leaderboard:", message.error);
   });
   socket.addEventListener("close", () => {

@@ -141,8 +141,11 @@ def test_your_own_seat_is_in_view_at_three_four_and_ten_players(live_asgi, table
         assert uncovered(page, "#seats .seat.me")
         assert "(you)" in page.locator("#seats .seat.me").inner_text()
         if live.seat_count <= 4:  # every seat's card count is in view without scrolling sideways
-            for i in range(live.seat_count):
-                assert in_viewport(page.locator("#seats .seat .seat-count").nth(i).bounding_box())
+            # read in one go: a change arriving meanwhile redraws the strip, and a box read element by
+            # element could belong to a strip already replaced
+            counts = page.eval_on_selector_all("#seats .seat .seat-count", """els => els.map(e => {
+                const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; })""")
+            assert len(counts) == live.seat_count and all(in_viewport(r) for r in counts), counts
         else:  # more scroll sideways under the own seat, which stays in view
             page.locator("#seats").evaluate("el => { el.scrollLeft = 0; }")
             assert in_viewport(box(page, "#seats .seat.me")) and uncovered(page, "#seats .seat.me")
@@ -311,6 +314,7 @@ def test_the_sound_prompt_unlocks_the_tone_for_the_first_turn(live_asgi, bot_fir
     prompt.click()
     page.wait_for_function("window.ochoTable.sound.context === 'running'")
     assert prompt.is_hidden()
+    page.wait_for_function("window.ochoTable.sound.beeps >= 1")  # the tone plays once the context runs
     tapped = page.evaluate("window.ochoTable.sound.beeps")
     assert tapped == 1  # the tap itself plays the tone once
     wait_my_turn(page, timeout=30_000)

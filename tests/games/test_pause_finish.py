@@ -12,7 +12,7 @@ from games.models import LiveGame, LiveMove
 from games.services import timers
 from tests.games.test_table_play import play_one, setup_table
 from tests.tournament.organizer_factories import make_user
-from tournament.services import rounds
+from tournament.services import game_status, rounds
 from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -20,8 +20,8 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 
 @database_sync_to_async
 def organizer_does(game, action, reason=""):
-    return rounds.change_game_status(game, action, make_user(f"org-{action}-{game.pk}-{timezone.now().timestamp()}"),
-                                     reason=reason)
+    return game_status.change_game_status(game, action, make_user(f"org-{action}-{game.pk}-{timezone.now().timestamp()}"),
+                                          reason=reason)
 
 
 @database_sync_to_async
@@ -130,7 +130,7 @@ def test_a_game_without_a_live_table_changes_status_as_before():
     from tests.games.factories import make_tournament_game
 
     game, _ = make_tournament_game(2)
-    assert rounds.change_game_status(game, "pause", make_user("org-nolive")).status == "paused"
+    assert game_status.change_game_status(game, "pause", make_user("org-nolive")).status == "paused"
     assert not LiveGame.objects.filter(game=game).exists()
 
 
@@ -162,11 +162,11 @@ def test_a_pause_while_a_move_holds_the_table_is_refused_at_once_not_deadlocked(
     organizer = make_user("org-busy")
     try:
         with pytest.raises(rounds.RoundError, match="a move is being played at this table right now; try again"):
-            rounds.change_game_status(game, "pause", organizer)
+            game_status.change_game_status(game, "pause", organizer)
     finally:
         release.set()
         mover.join()
     game.refresh_from_db()
     assert game.status == "running" and not AuditEntry.objects.filter(action="game.pause").exists()
     assert LiveGame.objects.get(pk=live.pk).paused_at is None
-    assert rounds.change_game_status(game, "pause", organizer).status == "paused"  # the move is done: it goes through
+    assert game_status.change_game_status(game, "pause", organizer).status == "paused"  # the move is done: it goes through

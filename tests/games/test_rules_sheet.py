@@ -57,7 +57,8 @@ def test_the_options_change_the_words():
     assert texts(official)["draw2"] == "The next player draws 2 and loses the turn."
     assert "unless they answer with a Draw 2;" in texts(official.with_overrides(stacking="draw2", challenge=False))["draw2"]
     assert "challenger draws 6" in texts(official)["wild_draw4"]
-    assert "nor of the top card" in texts(engine.get_preset("uno-400"))["wild_draw4"]
+    assert "nor of the top card" in texts(official.with_overrides(wd4_restriction="color_or_number"))["wild_draw4"]
+    assert "nor of the top card" not in texts(engine.get_preset("uno-400"))["wild_draw4"]  # document 003: colour only
     assert "The bomb" in texts(engine.get_preset("ocho-cards"))["wild_draw4"]
     assert "acts as a Skip" not in texts(engine.get_preset("uno-classroom"))["reverse"]
     blanks = official.with_overrides(blank_cards=True, blank_points=30)

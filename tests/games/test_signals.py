@@ -19,11 +19,11 @@ from tests.games.factories import make_tournament_game
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.test_rotation_live import play_live, rotation_final, running_lives
 from tournament import receivers
-from tournament.brackets import PARTNERS_ROTATION
+from tournament.generators.brackets import PARTNERS_ROTATION
 from tournament.models import AuditEntry, BracketStage, Game, Hand, HandScore, Round, Seat, Table
-from tournament.services import brackets
-from tournament.services.brackets import NextRoundOptions
+from tournament.services import bracket_stages, next_round
 from tournament.services.live_tables import live_game_for
+from tournament.services.next_round import NextRoundOptions
 
 pytestmark = [pytest.mark.usefixtures("live_settings")]
 
@@ -158,9 +158,9 @@ def test_a_rotation_blocks_last_hand_played_live_moves_the_bracket_on_to_the_nex
 def test_games_finished_live_at_their_target_advance_the_bracket_to_its_next_stage():
     event, organizer, _ = played_first_round(8, target_score=1)  # every live game ends with its first hand
     options = NextRoundOptions(field=8, advance=[2], draw_seed=3)  # two of each table of four go on
-    round_two = brackets.create_bracket_round(event, options, brackets.plan_next_round(event, options).field_ids,
-                                              organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
+                                                organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     first_stage = running_lives(round_two)
     assert len(first_stage) == 2 and not Table.objects.filter(round=round_two, stage=2).exists()
     with listening(signals.game_finished) as finished:

@@ -2,17 +2,17 @@ import pytest
 
 from tests.live_asgi import live_asgi, live_asgi_database_cleanup, live_asgi_settings  # noqa: F401 (fixtures)
 from tests.tournament.organizer_factories import PASSWORD, make_event, make_organizer_of
-from tournament import page_cache, standings_cache
+from tournament import public_pages, standings_cache
 
 
 @pytest.fixture
 def cold_caches():
     """No standings or page kept from another test (both caches live in the process)."""
     standings_cache.clear()
-    page_cache.clear()
+    public_pages.clear()
     yield
     standings_cache.clear()
-    page_cache.clear()
+    public_pages.clear()
 
 
 @pytest.fixture

@@ -64,12 +64,12 @@ def pause_for_paper(game, actor=None) -> None:
     (``results.record_hand`` refuses them while the table plays live)."""
     from games.models import LiveGame
     from tournament.models import Game
-    from tournament.services import rounds
+    from tournament.services import game_status
 
     game.refresh_from_db(fields=["status"])
     if game.status == Game.Status.RUNNING and LiveGame.objects.filter(
             game=game, status=LiveGame.Status.RUNNING).exists():
-        rounds.change_game_status(game, "pause", actor)
+        game_status.change_game_status(game, "pause", actor)
 
 
 def seat_first_round_in_admin(client, event, seed: int = 1, source: str = "registered", **options):

@@ -7,10 +7,10 @@ from django.urls import reverse
 
 from tests.tournament.bracket_factories import finish_table
 from tests.tournament.organizer_factories import PASSWORD, make_event, make_organizer_of, make_players
-from tournament.brackets import Tie
+from tournament.generators.cuts import Tie
 from tournament.models import BracketEntry, Game, Player, Round, Seat, TiebreakDraw
-from tournament.services import brackets, rounds
-from tournament.services.brackets import NextRoundOptions
+from tournament.services import next_round, replacements, rounds
+from tournament.services.next_round import NextRoundOptions
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,7 @@ def test_a_cut_among_120_tied_players_is_drawn_confirmed_and_replayed(client, ti
     event, organizer, winners = tied_round_one
     form = {"field": FIELD, "method": "top", "advance": "1", "per_table": 1, "format_first": "standard",
             "format_later": "standard", "tie_method": "draw", "draw_seed": 77}
-    plan = brackets.plan_next_round(event, NextRoundOptions(field=FIELD, advance=[1], draw_seed=77))
+    plan = next_round.plan_next_round(event, NextRoundOptions(field=FIELD, advance=[1], draw_seed=77))
     assert plan.confirmable, plan.problems
     (tie, table_number), = plan.ties
     assert table_number is None and len(tie.players) == PLAYERS - len(winners) and tie.places == FIELD - len(winners)
@@ -66,7 +66,7 @@ def test_a_cut_among_120_tied_players_is_drawn_confirmed_and_replayed(client, ti
     # the 136 left (again longer than the old column), recorded once.
     leaving = Player.objects.get(pk=drawn_in[0])
     Player.objects.filter(pk=leaving.pk).update(status=Player.Status.WITHDRAWN)
-    replacement = brackets.replace_player(round_two, leaving, organizer, "withdrew before stage 1")
+    replacement = replacements.replace_player(round_two, leaving, organizer, "withdrew before stage 1")
     assert replacement.pk in set(tie.players) - set(plan.field_ids)
     second = TiebreakDraw.objects.exclude(pk=draw.pk).get(round=round_two, stage=0)
     second.full_clean()
@@ -76,8 +76,8 @@ def test_a_cut_among_120_tied_players_is_drawn_confirmed_and_replayed(client, ti
 def test_the_same_tie_is_found_again_by_its_stored_name(tied_round_one):
     event, organizer, _ = tied_round_one
     options = NextRoundOptions(field=FIELD, advance=[1], draw_seed=5)
-    plan = brackets.plan_next_round(event, options)
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
+    plan = next_round.plan_next_round(event, options)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
     (tie, _), = plan.ties
     # Looked up by the digest of the same players in any order: one draw, the recorded one.
     same = Tie(list(reversed(tie.players)), tie.places)

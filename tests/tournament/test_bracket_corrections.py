@@ -14,8 +14,8 @@ from tests.tournament.bracket_factories import finish_table, played_first_round,
 from tests.tournament.organizer_factories import PASSWORD, pause_for_paper
 from tests.tournament.test_manual_hands_live import play_one_move
 from tournament.models import AuditEntry, Game, Hand, HandScore, Player, Seat
-from tournament.services import brackets, results
-from tournament.services.brackets import NextRoundOptions
+from tournament.services import advancing, bracket_stages, bracket_view, next_round, results, stage_results
+from tournament.services.next_round import NextRoundOptions
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_settings")]
 
@@ -26,14 +26,14 @@ def final_started():
     of the four winners started at its live table."""
     event, organizer, _ = played_first_round(16)
     options = NextRoundOptions(field=16, advance=[1], draw_seed=3)
-    plan = brackets.plan_next_round(event, options)
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    plan = next_round.plan_next_round(event, options)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     tables = stage_tables(round_two, 1)
     for number, members in enumerate(tables, start=1):
         finish_table(stage_game(round_two, 1, number), members, organizer)
-    brackets.advance_bracket(round_two)
-    brackets.start_stage(round_two, 2, organizer)
+    advancing.advance_bracket(round_two)
+    bracket_stages.start_stage(round_two, 2, organizer)
     assert sorted(stage_tables(round_two, 2)[0]) == sorted(t[0] for t in tables)
     return event, organizer, round_two, tables
 
@@ -60,11 +60,11 @@ def test_an_unplayed_final_takes_the_new_table_winner_in_the_old_ones_seat(final
     assert Player.objects.get(pk=old).user_id not in {h.user_id for h in holders}
     entry = AuditEntry.objects.get(event=event, action="bracket.reseat")
     assert entry.changes["moved"] == [{"from": old, "to": new, "table": 1, "seat": seat.number}]
-    state = brackets.load_bracket(round_two)
-    brackets.stage_advancers(state, state.stages[0])
+    state = bracket_view.load_bracket(round_two)
+    stage_results.stage_advancers(state, state.stages[0])
     goes_on = {s.seat.player_id for t in state.stages[0].tables for s in t.seats if s.advanced}
     assert goes_on == {p for t in stage_tables(round_two, 2) for p in t}, "the page agrees with the final"
-    again = brackets.advance_bracket(round_two)
+    again = advancing.advance_bracket(round_two)
     assert not again.reseated and not again.conflicts and not again.built
 
 

@@ -7,9 +7,9 @@ from django.urls import reverse
 
 from tests.tournament.bracket_factories import finish_table, played_first_round, stage_game, stage_tables
 from tests.tournament.organizer_factories import pause_for_paper
-from tournament.brackets import CHALLENGE, PARTNERS_ROTATION
-from tournament.services import brackets
-from tournament.services.brackets import NextRoundOptions
+from tournament.generators.brackets import CHALLENGE, PARTNERS_ROTATION
+from tournament.services import advancing, bracket_stages, next_round
+from tournament.services.next_round import NextRoundOptions
 
 pytestmark = pytest.mark.django_db
 
@@ -17,9 +17,9 @@ pytestmark = pytest.mark.django_db
 def bracket_round(players=16, **options):
     event, organizer, _ = played_first_round(players)
     opts = NextRoundOptions(**{"field": players, "advance": [1], "draw_seed": 9, **options})
-    round_two = brackets.create_bracket_round(event, opts, brackets.plan_next_round(event, opts).field_ids,
-                                              organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    round_two = next_round.create_bracket_round(event, opts, next_round.plan_next_round(event, opts).field_ids,
+                                                organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     return event, organizer, round_two
 
 
@@ -34,7 +34,7 @@ def test_the_page_draws_stages_tables_seeds_and_who_went_on(client):
     page = client.get(url).content.decode()
     assert page.count("✓ on") == 4 and "Seated when stage 1 ends" not in page
     final = stage_tables(round_two, 2)[0]
-    brackets.start_stage(round_two, 2, organizer)
+    bracket_stages.start_stage(round_two, 2, organizer)
     finish_table(stage_game(round_two, 2, 1), final, organizer)
     fragment = client.get(reverse("bracket_fragment", args=[event.slug, 2])).content.decode()
     assert 'id="champion"' in fragment and "<html" not in fragment
@@ -77,7 +77,7 @@ def test_challenge_eliminations_and_partner_rotations_are_shown(client):
         g = stage_game(round_two, 1, number)
         g.status = "finished"
         g.save(update_fields=["status"])
-    brackets.advance_bracket(round_two)
+    advancing.advance_bracket(round_two)
     page = client.get(reverse("bracket", args=[event.slug, 2])).content.decode()
     assert "Partner rotation (3 × 4 hands)" in page and "Hands 1–4 (to come):" in page
 
@@ -101,14 +101,14 @@ def test_query_count_does_not_grow_with_the_bracket(client):
 
 
 def test_a_rotation_shows_its_schedule_and_the_block_being_played(client):
-    from tournament.brackets import PARTNERS_ROTATION_8
+    from tournament.generators.brackets import PARTNERS_ROTATION_8
     from tournament.services import results
 
     event, organizer, _ = played_first_round(12, min_size=4, max_size=4)
     options = NextRoundOptions(field=8, advance=[1], formats=[PARTNERS_ROTATION_8], draw_seed=2)
-    plan = brackets.plan_next_round(event, options)
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    plan = next_round.plan_next_round(event, options)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     group = round_two.tables.get()
     names = {s.number: s.player.display_name for s in group.seats.select_related("player")}
     for game in group.games.order_by("number"):  # block 1 at both tables of four

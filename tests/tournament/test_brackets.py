@@ -6,23 +6,25 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.brackets import (
+from tournament.generators.brackets import (
     CHALLENGE,
     PARTNERS,
     PARTNERS_ROTATION_8,
     STANDARD,
     BracketError,
+    plan_stages,
+    propose_field,
+    seat_stage,
+    stage_bounds,
+)
+from tournament.generators.cuts import (
     TableResult,
     Tie,
     cut,
     draw_order,
     next_stage_seeds,
-    plan_stages,
-    propose_field,
     rank_table,
     result_key,
-    seat_stage,
-    stage_bounds,
     stage_outcome,
 )
 

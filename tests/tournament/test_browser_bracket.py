@@ -9,8 +9,8 @@ event's websocket says the scores changed.
 import pytest
 
 from tests.tournament.bracket_factories import finish_table, played_first_round, stage_game, stage_tables
-from tournament.services import brackets
-from tournament.services.brackets import NextRoundOptions
+from tournament.services import bracket_stages, next_round
+from tournament.services.next_round import NextRoundOptions
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,12 +18,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_bracket_page_updates_when_the_final_ends(live_server, page):
     event, organizer, _ = played_first_round(16)
     options = NextRoundOptions(field=16, advance=[1], draw_seed=4)
-    round_two = brackets.create_bracket_round(event, options, brackets.plan_next_round(event, options).field_ids,
-                                              organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
+                                                organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     for number, members in enumerate(stage_tables(round_two, 1), start=1):
         finish_table(stage_game(round_two, 1, number), members, organizer)
-    brackets.start_stage(round_two, 2, organizer)
+    bracket_stages.start_stage(round_two, 2, organizer)
     final = stage_tables(round_two, 2)[0]
 
     requests = []
@@ -49,7 +49,7 @@ def test_bracket_page_updates_when_the_final_ends(live_server, page):
 def test_projector_mode_puts_stages_side_by_side_in_large_type(live_server, page):
     event, organizer, _ = played_first_round(16)
     options = NextRoundOptions(field=16, advance=[1], draw_seed=4)
-    brackets.create_bracket_round(event, options, brackets.plan_next_round(event, options).field_ids, organizer)
+    next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids, organizer)
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(f"{live_server.url}/events/{event.slug}/rounds/2/bracket/?projector=1")
     first, second = page.locator("#stage-1").bounding_box(), page.locator("#stage-2").bounding_box()
@@ -85,12 +85,12 @@ def live_final(live_asgi):
 
     event, organizer, _ = played_first_round(16, target_score=30)
     options = NextRoundOptions(field=16, advance=[1], draw_seed=4)
-    round_two = brackets.create_bracket_round(event, options, brackets.plan_next_round(event, options).field_ids,
-                                              organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
+                                                organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     for number, members in enumerate(stage_tables(round_two, 1), start=1):
         finish_table(stage_game(round_two, 1, number), members, organizer)
-    brackets.start_stage(round_two, 2, organizer)
+    bracket_stages.start_stage(round_two, 2, organizer)
     game = stage_game(round_two, 2, 1)
     live = live_game_for(game)
     seats = Seat.objects.filter(table_id=game.table_id).select_related("player__user").order_by("number")

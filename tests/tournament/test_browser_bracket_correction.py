@@ -8,8 +8,8 @@ from django.test import Client
 from tests.tournament.bracket_factories import finish_table, played_first_round, stage_game, stage_tables
 from tests.tournament.organizer_factories import pause_for_paper
 from tournament.models import Hand
-from tournament.services import brackets, results
-from tournament.services.brackets import NextRoundOptions
+from tournament.services import advancing, bracket_stages, next_round, results
+from tournament.services.next_round import NextRoundOptions
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -19,13 +19,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def played_final(live_asgi):
     event, organizer, _ = played_first_round(16)
     options = NextRoundOptions(field=16, advance=[1], draw_seed=3)
-    plan = brackets.plan_next_round(event, options)
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    plan = next_round.plan_next_round(event, options)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     for number, members in enumerate(stage_tables(round_two, 1), start=1):
         finish_table(stage_game(round_two, 1, number), members, organizer)
-    brackets.advance_bracket(round_two)
-    brackets.start_stage(round_two, 2, organizer)
+    advancing.advance_bracket(round_two)
+    bracket_stages.start_stage(round_two, 2, organizer)
     final = stage_game(round_two, 2, 1)
     pause_for_paper(final, organizer)
     seats = results.game_seats(final)

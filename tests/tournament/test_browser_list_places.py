@@ -68,7 +68,7 @@ def test_organizer_reassigns_confirms_reinstates_and_adds_a_walk_in(live_server,
     choose(page, ["Meera Iyer"], "confirm_claim")
     page.fill("#id_reason", "ID seen at the desk")
     page.get_by_role("button", name="Confirm claim").click()
-    assert "1 confirmed." in page.locator(".messagelist").inner_text()
+    assert "Claim confirmed (check them in next): Meera Iyer (CHE03)." in page.locator(".messagelist").inner_text()
     choose(page, ["Meera Iyer"], "check_in")
     assert "1 checked in." in page.locator(".messagelist").inner_text()
 
@@ -76,7 +76,8 @@ def test_organizer_reassigns_confirms_reinstates_and_adds_a_walk_in(live_server,
     choose(page, ["Ravi Das"], "reinstate")
     page.fill("#id_reason", "Withdrew by mistake")
     page.get_by_role("button", name="Reinstate").click()
-    assert "1 reinstated." in page.locator(".messagelist").inner_text()
+    assert "Reinstated (registered: they check in again): Ravi Das (CHE02)." in page.locator(
+        ".messagelist").inner_text()
     assert Player.objects.get(pk=desk["ravi"].pk).status == "registered"
 
     # A walk-in without an account, and a refused second one with the same name.

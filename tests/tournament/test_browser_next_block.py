@@ -11,10 +11,10 @@ from django.test import Client
 from games.models import LiveGame
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.organizer_factories import pause_for_paper
-from tournament.brackets import PARTNERS_ROTATION
+from tournament.generators.brackets import PARTNERS_ROTATION
 from tournament.models import Game, Seat
-from tournament.services import brackets, results
-from tournament.services.brackets import NextRoundOptions
+from tournament.services import bracket_stages, next_round, results
+from tournament.services.next_round import NextRoundOptions
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -26,9 +26,9 @@ def finished_block(live_asgi):
     """A four-player rotation final whose block 1 was finished (by hand): its player, both live tables."""
     event, organizer, _ = played_first_round(8, min_size=4, max_size=4)
     options = NextRoundOptions(field=4, advance=[1], formats=[PARTNERS_ROTATION], draw_seed=3)
-    plan = brackets.plan_next_round(event, options)
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    plan = next_round.plan_next_round(event, options)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     first = Game.objects.get(table__round=round_two, number=1)
     pause_for_paper(first, organizer)
     seats = results.game_seats(first)

@@ -17,8 +17,8 @@ from tests.tournament.organizer_factories import (
     seat_first_round_in_admin,
 )
 from tournament.models import AuditEntry, EligibilityEntry, Event, Player, Round
-from tournament.services import brackets
-from tournament.services.brackets import NextRoundOptions
+from tournament.services import advancing, next_round
+from tournament.services.next_round import NextRoundOptions
 from tournament.services.rounds import start_round
 
 pytestmark = pytest.mark.django_db
@@ -149,8 +149,8 @@ def test_after_round_one_the_room_plans_starts_the_stages_names_the_champion_and
     assert "Played round 1</dt><dd>16<" in page and "No-shows</dt><dd>0<" in page
 
     options = NextRoundOptions(field=16, advance=[1], draw_seed=3)
-    round_two = brackets.create_bracket_round(event, options, brackets.plan_next_round(event, options).field_ids,
-                                              organizer)
+    round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
+                                                organizer)
     page = client.get(room(event)).content.decode()
     assert state_of(page, "stages") == "now" and 'name="arg" value="1"' in page and "Start stage 1" in page
     assert "Stage 1</dt><dd>0 of 4 tables finished" in page
@@ -161,13 +161,13 @@ def test_after_round_one_the_room_plans_starts_the_stages_names_the_champion_and
 
     for number, members in enumerate(stage_tables(round_two, 1), start=1):
         finish_table(stage_game(round_two, 1, number), members, organizer)
-    brackets.advance_bracket(round_two)
+    advancing.advance_bracket(round_two)
     page = client.get(room(event)).content.decode()
     assert 'name="arg" value="2"' in page and "Start stage 2" in page
     client.post(room(event), {"action": "start_stage", "arg": "2"})
     final = stage_tables(round_two, 2)[0]
     finish_table(stage_game(round_two, 2, 1), final, organizer)
-    brackets.advance_bracket(round_two)
+    advancing.advance_bracket(round_two)
     champion = Player.objects.get(pk=final[0]).display_name
     page = client.get(room(event)).content.decode()
     assert state_of(page, "stages") == "done" and state_of(page, "champion") == "now"
@@ -194,4 +194,4 @@ def test_the_room_reads_the_same_queries_whatever_the_number_of_players(organize
     bulk_players(event, 300, status=Player.Status.REGISTERED)
     assert _queries(organizer_client, room(event)) == few
     page = organizer_client.get(room(event)).content.decode()
-    assert reverse("admin:tournament_round_overview", args=[round_.pk]) in page  # "Follow round 1"
+    assert reverse("admin:tournament_round_live", args=[round_.pk]) in page  # "Follow round 1": the live view

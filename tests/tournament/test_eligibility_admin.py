@@ -113,18 +113,28 @@ def test_bad_files_are_explained_never_a_server_error(organizer_client, listed, 
     assert message in response.content.decode()
 
 
+def policy_rows(*rows):
+    """The event form's policy editor as posted: one row per condition (column, kind, values, low, high)."""
+    data = {"eligibility_policy-rows": str(len(rows))}
+    for index, row in enumerate(rows):
+        data.update({f"eligibility_policy-{index}-{part}": value for part, value in row.items()})
+    return data
+
+
 def test_event_form_edits_the_policy_with_clear_validation(organizer_client, event):
     change = reverse("admin:tournament_event_change", args=[event.pk])
     data = {"name": event.name, "slug": event.slug, "status": "draft", "rules_preset": "uno-official",
             "rules_overrides": "{}", "target_score": "", "min_table_size": 3, "max_table_size": 4,
-            "turn_seconds": 30, "missed_turns_before_bot": 3, "eligibility": "list",
-            "organizers": [organizer_client.user.pk],
-            "eligibility_policy": '[{"column": "programme", "one_of": ["Diploma"]}]'}
-    page = organizer_client.post(change, data).content.decode()
+            "turn_seconds": 30, "missed_turns_before_bot": 3, "arrival_grace_seconds": 300, "eligibility": "list",
+            "organizers": [organizer_client.user.pk]}
+    page = organizer_client.post(change, {**data, **policy_rows(
+        {"column": "programme", "kind": "one_of", "values": "Diploma"})}).content.decode()
     assert "&#x27;Diploma&#x27; is not a known programme" in page
-    data["eligibility_policy"] = '[{"column": "year", "between": [1, 4]}]'
-    assert "has unknown keys: between" in organizer_client.post(change, data).content.decode()
-    data["eligibility_policy"] = '[{"column": "programme", "one_of": ["B.Tech"]}, {"column": "Year", "to": 4}]'
+    page = organizer_client.post(change, {**data, **policy_rows(
+        {"column": "year", "kind": "range", "low": "4", "high": "1"})}).content.decode()
+    assert "Condition 1 (year): From (4) is larger than To (1)." in page
+    data.update(policy_rows({"column": "programme", "kind": "one_of", "values": "B.Tech"},
+                            {"column": "year", "kind": "range", "high": "4"}))
     assert organizer_client.post(change, data).status_code == 302
     event.refresh_from_db()
     assert event.eligibility_policy == [{"column": "programme", "one_of": ["UG"]}, {"column": "year", "to": 4}]

@@ -1,19 +1,17 @@
 """Big public pages: the leaderboard's pages, search and "my position"; the bracket's stages and pages;
 both cached per scores version and recomputed when a hand is recorded or corrected."""
 
-import asyncio
 import re
-import time
 
 import pytest
 from django.urls import reverse
 
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.standings_data import make_event, make_players, record_games, seat_round
-from tournament import page_cache, standings_cache
+from tournament import standings_cache
 from tournament.models import Game, Seat
-from tournament.services import brackets, results
-from tournament.services.brackets import NextRoundOptions
+from tournament.services import bracket_stages, next_round, results
+from tournament.services.next_round import NextRoundOptions
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cold_caches")]
 
@@ -58,16 +56,17 @@ def test_find_a_player_lists_matches_with_rank_and_page(client):
     assert "No player named like “&lt;nobody&gt;”" in none and "<nobody>" not in none
 
 
-def test_a_logged_in_player_sees_their_position(client):
+def test_a_logged_in_player_gets_their_position_from_me_json(client):
     event, players, _ = ranked_event(250)
     me = players[201]
     client.force_login(me.user)
-    html = client.get(reverse("leaderboard", args=[event.slug])).content.decode()
-    position = re.search(r'id="my-position">You are ranked <strong>(\d+)</strong>.*?page=(\d)#player-(\d+)', html)
-    assert position and position.group(3) == str(me.pk)
-    rank, page = int(position.group(1)), int(position.group(2))
-    assert f'id="player-{me.pk}"' in client.get(reverse("leaderboard", args=[event.slug]), {"page": page}).content.decode()
-    assert 1 <= rank <= 250
+    position = client.get(reverse("me_json"), {"event": event.slug, "position": 1}).json()["position"]
+    assert position["player_id"] == me.pk and position["pages"] == 3
+    assert position["url"] == f"/events/big/leaderboard/?page={position['page']}#player-{me.pk}"
+    page = client.get(reverse("leaderboard", args=[event.slug]), {"page": position["page"]}).content.decode()
+    assert f'id="player-{me.pk}"' in page
+    assert re.search(rf'id="player-{me.pk}">\s*<td>{position["rank"]}</td>', page)
+    assert 1 <= position["rank"] <= 250
 
 
 def leaderboard_points(client, event, player) -> int:
@@ -106,9 +105,9 @@ def big_bracket():
     """300 players, a field of 256: stage one has 64 tables, then 16, 4 and the final (85 tables)."""
     event, organizer, _ = played_first_round(300)
     options = NextRoundOptions(field=256, advance=[1], draw_seed=9)
-    round_two = brackets.create_bracket_round(event, options, brackets.plan_next_round(event, options).field_ids,
-                                              organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
+                                                organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     return event, round_two
 
 
@@ -142,131 +141,22 @@ def test_a_big_bracket_shows_one_stage_a_page_at_a_time_with_a_search(client):
 
 
 @pytest.mark.parametrize("players", [16, 64])
-def test_a_cached_bracket_page_costs_only_the_version_check(client, django_assert_num_queries, players):
+@pytest.mark.parametrize("check_seconds,queries", [(0, 1), (60, 0)], ids=["version-read", "version-known"])
+def test_a_cached_bracket_page_costs_only_the_version_check(client, django_assert_num_queries, settings, players,
+                                                            check_seconds, queries):
+    """A stored page costs the version's query, or none while the version read is less than
+    STANDINGS_VERSION_CHECK_SECONDS old."""
+    settings.STANDINGS_VERSION_CHECK_SECONDS = check_seconds
     event, organizer, _ = played_first_round(players)
     options = NextRoundOptions(field=players, advance=[1], draw_seed=9)
-    round_two = brackets.create_bracket_round(event, options, brackets.plan_next_round(event, options).field_ids,
-                                              organizer)
+    round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
+                                                organizer)
     url = reverse("bracket", args=[event.slug, round_two.number])
     client.get(url)
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(queries):
         assert client.get(url).status_code == 200
-    with django_assert_num_queries(1):  # the fragment shares the diagram
+    with django_assert_num_queries(queries):  # the fragment shares the diagram
         assert client.get(reverse("bracket_fragment", args=[event.slug, round_two.number])).status_code == 200
-
-
-# ---- the page cache in front of Django -------------------------------------------------------------
-
-
-class MarkedApp:
-    """A stand-in for Django: answers with a page marked for ``version``; counts its calls."""
-
-    def __init__(self, version):
-        self.version, self.calls = version, 0
-
-    async def __call__(self, scope, receive, send):
-        self.calls += 1
-        value = f"{self.version.event_id} {self.version.created!r} {self.version.change}".encode()
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-type", b"text/html"), (page_cache.PUBLIC_PAGE_HEADER.encode(), value)]})
-        await send({"type": "http.response.body", "body": f"page {self.calls}".encode()})
-
-
-class Answer:
-    def __init__(self, sent):
-        self.sent = sent
-        self.status = sent[0]["status"]
-        self.headers = [(n.decode().lower(), v.decode("latin-1")) for n, v in sent[0]["headers"]]
-        self.text = b"".join(m.get("body", b"") for m in sent[1:]).decode()
-
-    def header(self, name):
-        return ", ".join(v for n, v in self.headers if n == name.lower())
-
-
-def request(app, path, cookies=None, method="GET", query="", body=b""):
-    headers = [(b"host", b"testserver")]
-    if cookies:
-        headers.append((b"cookie", "; ".join(f"{k}={v}" for k, v in cookies.items()).encode()))
-    scope = {"type": "http", "method": method, "path": path, "query_string": query.encode(), "scheme": "http",
-             "headers": headers}
-    sent = []
-
-    async def receive():
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    async def send(message):
-        sent.append(message)
-
-    async def run():
-        await app(scope, receive, send)
-        await page_cache.wait_for_refreshes()
-
-    asyncio.run(run())
-    return Answer(sent)
-
-
-def call(app, cookie=None, method="GET"):
-    """The ASGI messages the app sends for one request of the leaderboard's path."""
-    cookies = dict([cookie.decode().split("=", 1)]) if cookie else None
-    return request(app, "/events/x/leaderboard/", cookies, method).sent
-
-
-def checked(version, seconds_ago: float = 0.0) -> None:
-    """The page cache's process last confirmed `version` as its event's current one `seconds_ago`."""
-    standings_cache._versions[version.event_id] = (version, time.monotonic() - seconds_ago)
-
-
-def marked_page_cache(settings, event_id: int):
-    """(version, the page cache in front of a `MarkedApp` for that version just checked); checks by time
-    once a minute."""
-    settings.STANDINGS_VERSION_CHECK_SECONDS = 60
-    version = standings_cache.Version(event_id, 1.5, 3)
-    checked(version)
-    return version, page_cache.PublicPageCache(MarkedApp(version))
-
-
-def test_the_page_cache_serves_a_marked_page_again_while_its_version_is_current(settings):
-    version, app = marked_page_cache(settings, 987654)
-    inner = app.app
-    first = call(app)
-    assert all(name != page_cache.PUBLIC_PAGE_HEADER.lower().encode() for name, _ in first[0]["headers"])
-    assert call(app)[1]["body"] == b"page 1" and inner.calls == 1  # served from memory
-    assert call(app, cookie=b"sessionid=abc")[1]["body"] == b"page 2"  # a session: always Django
-    assert call(app, method="HEAD")[1]["body"] == b"page 3"
-    standings_cache.forget_version(987654)  # a change heard of: back through Django
-    assert call(app)[1]["body"] == b"page 4" and inner.calls == 4
-
-
-def test_a_check_due_by_time_is_made_in_the_background_while_readers_get_the_stored_page(settings):
-    version, app = marked_page_cache(settings, 987656)
-    inner = app.app
-    call(app)
-    checked(version, seconds_ago=61)  # checked 61 s ago
-    assert call(app)[1]["body"] == b"page 1" and inner.calls == 2  # the stored page; the check ran meanwhile
-    checked(version)  # as Django's check does
-    assert call(app)[1]["body"] == b"page 2" and inner.calls == 2  # the page the check got
-
-
-class UnmarkedApp:
-    """A stand-in for Django once the page is gone: a 404, not marked."""
-
-    def __init__(self):
-        self.calls = 0
-
-    async def __call__(self, scope, receive, send):
-        self.calls += 1
-        await send({"type": "http.response.start", "status": 404, "headers": []})
-        await send({"type": "http.response.body", "body": b"gone"})
-
-
-def test_a_stored_page_the_check_does_not_confirm_is_dropped(settings):
-    version, app = marked_page_cache(settings, 987655)
-    call(app)
-    checked(version, seconds_ago=61)
-    app.app = UnmarkedApp()  # the event was unpublished meanwhile
-    assert call(app)[1]["body"] == b"page 1" and app.app.calls == 1  # stale once, while the check runs
-    assert call(app)[1]["body"] == b"gone" and app.app.calls == 2  # then straight through Django
-    assert call(app)[1]["body"] == b"gone" and app.app.calls == 3
 
 
 def test_the_memo_keeps_only_the_two_newest_versions_of_an_event():

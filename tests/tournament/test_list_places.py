@@ -199,3 +199,47 @@ def test_the_database_keeps_display_names_unique_per_event_ignoring_case(listed)
     with pytest.raises(IntegrityError), transaction.atomic():
         Player.objects.create(event=listed, display_name="ASHA")
     Player.objects.create(event=make_event(), display_name="Asha")
+
+
+def test_a_walk_in_outside_the_policy_is_refused_with_the_reason(listed, organizer):
+    """The desk is held to the event's policy as registration is: a postgraduate's roll number is not
+    admitted to an undergraduate event by the back door."""
+    Event.objects.filter(pk=listed.pk).update(eligibility_policy=[{"column": "programme", "one_of": ["UG"]}])
+    listed.refresh_from_db()
+    EligibilityEntry.objects.create(event=listed, roll_number="PG01", name="Dev Nag", email="dev@ju.example",
+                                    department="ChE", programme="PG", year=1)
+    with pytest.raises(PlayerActionError, match=r"Dev Nag \(PG01\) is outside the eligibility policy of .*: "
+                                                r"programme is PG \(must be UG\)\. Change the policy"):
+        add_walk_in(listed, organizer, "at the desk", "Dev Nag", roll_number="pg01")
+    assert not Player.objects.filter(event=listed).exists()
+    assert add_walk_in(listed, organizer, "at the desk", "Meera", roll_number="CHE03").roll_number == "CHE03"
+
+
+def test_the_lists_name_goes_with_the_roll_number_when_it_is_freed_or_reassigned(listed, organizer):
+    """Found walking through the demo: an impostor who registered without a display name shows the list's
+    name; taking the roll number from them left that name with them, so the student it belongs to could
+    neither register with it nor be given it (the name was "taken")."""
+    EligibilityEntry.objects.filter(roll_number__in=["CHE01", "CHE03"]).update(email="")
+    impostor = register_player(listed, make_user("mallory", first_name="Mallory", last_name="Grey"), "CHE01")
+    assert impostor.display_name == "Asha Sen"
+    free_roll_number(impostor, organizer, "not Asha: ID checked", withdraw=True)
+    impostor.refresh_from_db()
+    assert impostor.display_name == "Mallory Grey"
+    assert AuditEntry.objects.get(action="player.free_roll_number").changes["display_name"] == [
+        "Asha Sen", "Mallory Grey"]
+    asha = register_player(listed, make_verified_user("asha", email="asha@ju.example"), "CHE01")
+    assert (asha.display_name, asha.roll_number) == ("Asha Sen", "CHE01")
+
+    wrong = register_player(listed, make_user("trudy"), "CHE03")
+    assert wrong.display_name == "Meera Iyer"
+    holder = reassign_roll_number(wrong, organizer, "Meera showed her ID", to_user=make_user("meera"))
+    wrong.refresh_from_db()
+    assert (holder.display_name, wrong.display_name) == ("Meera Iyer", "trudy")
+    entry = AuditEntry.objects.get(action="player.reassign_roll_number")
+    assert entry.changes["from_display_name"] == ["Meera Iyer", "trudy"]
+
+    # a player who chose a name of their own keeps it
+    bob = register_player(listed, make_verified_user("ravi", email="ravi@ju.example"), "CHE02", "Ravi D.")
+    free_roll_number(bob, organizer, "test")
+    bob.refresh_from_db()
+    assert bob.display_name == "Ravi D."

@@ -5,8 +5,8 @@ import pytest
 
 from tests.tournament.bracket_factories import played_first_round
 from tournament.models import BracketEntry, Player, Seat
-from tournament.services import brackets
-from tournament.services.brackets import NextRoundOptions
+from tournament.services import bracket_stages, bracket_view, next_round
+from tournament.services.next_round import NextRoundOptions
 
 pytestmark = pytest.mark.django_db
 
@@ -16,17 +16,17 @@ LOAD_QUERIES = 7  # stages, entries with players, tables, seats, games, hand sco
 def bracket_round():
     event, organizer, _ = played_first_round(24)
     options = NextRoundOptions(field=16, draw_seed=11)
-    plan = brackets.plan_next_round(event, options)
+    plan = next_round.plan_next_round(event, options)
     assert plan.confirmable, plan.problems
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     return event, round_two
 
 
 def test_seats_hold_the_entries_players_in_a_fixed_number_of_queries(django_assert_num_queries):
     _, round_two = bracket_round()
     with django_assert_num_queries(LOAD_QUERIES):
-        state = brackets.load_bracket(round_two)
+        state = bracket_view.load_bracket(round_two)
     with django_assert_num_queries(0):  # names, statuses and seeds need no more queries
         seats = [s for stage in state.stages for t in stage.tables for s in t.seats]
         labels = {s.seat.player_id: (s.seat.label, s.active, s.seed) for s in seats}
@@ -41,7 +41,7 @@ def test_a_seat_outside_the_entries_still_shows_its_player(django_assert_num_que
     seat = Seat.objects.filter(table__round=round_two).order_by("table__number", "number").first()
     Seat.objects.filter(pk=seat.pk).update(player=outsider)
     with django_assert_num_queries(LOAD_QUERIES + 1):  # the one player outside the entries
-        state = brackets.load_bracket(round_two)
+        state = bracket_view.load_bracket(round_two)
     first = state.stages[0].tables[0].seats[0]
     assert (first.seat.label, first.seed, first.active) == (outsider.display_name, None, True)
     assert state.players[outsider.pk] == outsider

@@ -20,10 +20,10 @@ from games.services.seats import seat_holders, turn_game_seat
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.organizer_factories import PASSWORD, make_event, make_organizer_of, make_players
 from tests.tournament.test_rotation_live import play_live
-from tournament.brackets import PARTNERS_ROTATION
+from tournament.generators.brackets import PARTNERS_ROTATION
 from tournament.models import AuditEntry, Game, Hand
-from tournament.services import brackets, results, rounds
-from tournament.services.brackets import NextRoundOptions
+from tournament.services import bracket_stages, game_status, next_round, results, rounds
+from tournament.services.next_round import NextRoundOptions
 from tournament.services.results import ResultError, record_hand
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("live_settings")]
@@ -85,11 +85,11 @@ def test_paused_game_takes_the_next_number_and_live_play_goes_on_after_it(live_r
     game, live, organizer = live_round
     play_live_until(live.pk, 2)
     play_one_move(live.pk)  # hand 3 is under way at the table when the organizer pauses
-    rounds.change_game_status(game, "pause", organizer)
+    game_status.change_game_status(game, "pause", organizer)
     assert paper_hand(game, 3).hand.number == 3
     with pytest.raises(ResultError, match="next hand of this game is hand 4"):
         paper_hand(game, 3 + 2)
-    rounds.change_game_status(game, "resume", organizer)
+    game_status.change_game_status(game, "resume", organizer)
     with pytest.raises(ResultError, match="pause the game first"):
         paper_hand(game, 4)
     # the hand that was under way is finished at the table: it is hand 4, not a second hand 3
@@ -124,9 +124,9 @@ def rotation_block():
     """A four-player partner rotation final, started: block 1's game and its open live table."""
     event, organizer, _ = played_first_round(8, min_size=4, max_size=4)
     options = NextRoundOptions(field=4, advance=[1], formats=[PARTNERS_ROTATION], draw_seed=3)
-    plan = brackets.plan_next_round(event, options)
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    plan = next_round.plan_next_round(event, options)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     game = Game.objects.get(table__round=round_two, number=1)
     return game, LiveGame.objects.get(game=game), organizer
 
@@ -136,7 +136,7 @@ def test_a_rotation_block_finished_by_hand_closes_its_live_table_and_the_next_bl
     play_live_until(live.pk, 2)
     with pytest.raises(ResultError, match="pause the game first"):
         paper_hand(game, 3)
-    rounds.change_game_status(game, "pause", organizer)
+    game_status.change_game_status(game, "pause", organizer)
     paper_hand(game, 3)
     outcome = paper_hand(game, 4, winner=1)
     assert outcome.game_finished
@@ -152,9 +152,9 @@ def test_a_rotation_block_finished_by_hand_closes_its_live_table_and_the_next_bl
 def test_a_rotation_block_resumed_after_a_hand_by_hand_ends_at_its_fourth_hand(rotation_block):
     game, live, organizer = rotation_block
     play_live_until(live.pk, 2)
-    rounds.change_game_status(game, "pause", organizer)
+    game_status.change_game_status(game, "pause", organizer)
     paper_hand(game, 3)
-    rounds.change_game_status(game, "resume", organizer)
+    game_status.change_game_status(game, "resume", organizer)
     live = play_live_until(live.pk, 99)  # until the table closes
     game.refresh_from_db()
     assert live.status == LiveGame.Status.FINISHED and game.status == Game.Status.FINISHED

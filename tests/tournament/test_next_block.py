@@ -12,10 +12,10 @@ from games.models import LiveGame
 from games.services.lifecycle import start_practice_game
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.organizer_factories import make_user, pause_for_paper
-from tournament.brackets import PARTNERS_ROTATION, PARTNERS_ROTATION_8
+from tournament.generators.brackets import PARTNERS_ROTATION, PARTNERS_ROTATION_8
 from tournament.models import Game, Seat
-from tournament.services import brackets, results
-from tournament.services.brackets import NextRoundOptions
+from tournament.services import bracket_stages, next_round, results
+from tournament.services.next_round import NextRoundOptions
 from tournament.services.rotations import next_block_for
 
 pytestmark = pytest.mark.django_db
@@ -24,10 +24,10 @@ pytestmark = pytest.mark.django_db
 def rotation_final(players: int, field: int, game_format: str):
     event, organizer, _ = played_first_round(players, min_size=4, max_size=4)
     options = NextRoundOptions(field=field, advance=[1], formats=[game_format], draw_seed=3)
-    plan = brackets.plan_next_round(event, options)
+    plan = next_round.plan_next_round(event, options)
     assert plan.confirmable, plan.problems
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     return round_two.tables.get(), organizer
 
 

@@ -7,9 +7,10 @@ from django.urls import reverse
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.organizer_factories import PASSWORD
 from tests.tournament.participation_factories import PLAYER, bots_played, move, table_players
+from tournament.generators.brackets import BracketError
 from tournament.models import AuditEntry, Game, Player, Round
-from tournament.services import brackets
-from tournament.services.brackets import NextRoundOptions
+from tournament.services import next_round
+from tournament.services.next_round import NextRoundOptions
 
 pytestmark = pytest.mark.django_db
 
@@ -29,19 +30,19 @@ def no_show_table():
 def test_no_shows_are_out_however_many_points_the_bots_scored(no_show_table):
     event, _organizer, _round_one, game = no_show_table
     absent = table_players(game)
-    assert brackets.default_options(event).field <= 12, "proposed from the 12 who played"
-    plan = brackets.plan_next_round(event, NextRoundOptions(field=12, draw_seed=3))
+    assert next_round.default_options(event).field <= 12, "proposed from the 12 who played"
+    plan = next_round.plan_next_round(event, NextRoundOptions(field=12, draw_seed=3))
     assert plan.confirmable, plan.problems
     assert (plan.played, sorted(line.row.player_id for line in plan.no_shows)) == (12, sorted(absent))
     assert set(plan.field_ids).isdisjoint(absent) and len(plan.field_ids) == 12
     assert all(line.reason == "no-show in round 1: made no move of their own" for line in plan.no_shows)
-    assert "only 12 played" in brackets.plan_next_round(event, NextRoundOptions(field=16)).problems[0]
+    assert "only 12 played" in next_round.plan_next_round(event, NextRoundOptions(field=16)).problems[0]
 
 
 def test_a_student_who_moved_once_is_not_a_no_show(no_show_table):
     event, _organizer, _round_one, game = no_show_table
     move(game, 3, PLAYER)
-    plan = brackets.plan_next_round(event, NextRoundOptions(field=13, draw_seed=3, advance=[1]))
+    plan = next_round.plan_next_round(event, NextRoundOptions(field=13, draw_seed=3, advance=[1]))
     assert plan.played == 13 and table_players(game)[3] in plan.field_ids
 
 
@@ -49,13 +50,13 @@ def test_a_no_show_added_back_with_a_reason_competes_by_points_and_is_audited(no
     event, organizer, _round_one, game = no_show_table
     winner = table_players(game)[0]  # the bots won table 1 for them; only tables 2-4's winners scored more
     options = NextRoundOptions(field=12, draw_seed=3, added_back={winner: REASON})
-    plan = brackets.plan_next_round(event, options)
+    plan = next_round.plan_next_round(event, options)
     assert plan.confirmable, plan.problems
     assert plan.field_ids.index(winner) == 3, "counted as having played: seeded by points"
     line = next(line for line in plan.no_shows if line.row.player_id == winner)
     assert line.added_back == REASON and line.seed == 4
     assert AuditEntry.objects.filter(action="next_round.add_back").count() == 0, "a preview writes nothing"
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
     entry = AuditEntry.objects.get(event=event, action="next_round.add_back")
     assert (entry.actor, entry.reason, entry.changes["player"]) == (organizer, REASON, winner)
     assert entry.target == f"Round {round_two.number}: no-show {Player.objects.get(pk=winner)} added back"
@@ -64,16 +65,16 @@ def test_a_no_show_added_back_with_a_reason_competes_by_points_and_is_audited(no
 def test_adding_back_needs_a_reason_and_a_no_show(no_show_table):
     event, organizer, round_one, game = no_show_table
     absent = table_players(game)
-    plan = brackets.plan_next_round(event, NextRoundOptions(field=12, added_back={absent[1]: "   "}))
+    plan = next_round.plan_next_round(event, NextRoundOptions(field=12, added_back={absent[1]: "   "}))
     assert not plan.confirmable
     assert plan.problems == [f"Give a reason for adding {Player.objects.get(pk=absent[1])} back (it is written to "
                              "the audit log)."]
-    with pytest.raises(brackets.BracketError, match="Give a reason"):
-        brackets.create_bracket_round(event, NextRoundOptions(field=12, added_back={absent[1]: ""}),
-                                      plan.field_ids, organizer)
+    with pytest.raises(BracketError, match="Give a reason"):
+        next_round.create_bracket_round(event, NextRoundOptions(field=12, added_back={absent[1]: ""}),
+                                        plan.field_ids, organizer)
     present = next(p for p in Player.objects.filter(seats__table__round=round_one).values_list("pk", flat=True)
                    if p not in absent)
-    plan = brackets.plan_next_round(event, NextRoundOptions(field=12, added_back={present: REASON}))
+    plan = next_round.plan_next_round(event, NextRoundOptions(field=12, added_back={present: REASON}))
     assert any("is not a no-show of round 1" in p for p in plan.problems)
     assert not Round.objects.filter(event=event, number=2).exists()
 

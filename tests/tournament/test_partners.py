@@ -6,7 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.partners import PartnerError, partner_rotation, partner_scores, round_robin_pairings
+from tournament.generators.partners import (
+    PartnerError,
+    partner_rotation,
+    partner_scores,
+    round_robin_pairings,
+)
 
 
 def partnered_hands(schedule):

@@ -13,7 +13,7 @@ from tests.tournament.organizer_factories import (
     pause_for_paper,
 )
 from tournament.models import AuditEntry, EligibilityEntry, Game, Hand, Player, Round
-from tournament.services import results, rounds
+from tournament.services import game_status, results, rounds
 from tournament.services.organizers import ORGANIZER_GROUP, ORGANIZER_PERMISSIONS
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,7 @@ def other_event():
     a, b = game.table.seats.all()
     pause_for_paper(game, owner)
     results.record_hand(game, 1, a.pk, {a.pk: 0, b.pk: 5}, owner, "paper")
-    rounds.change_game_status(game, "resume", owner)
+    game_status.change_game_status(game, "resume", owner)
     return event
 
 

@@ -88,17 +88,17 @@ def test_confirm_creates_the_bracket_and_the_organizer_runs_it(client, played):
 def test_tiebreak_hand_through_the_bracket_page(client, played):
     event, organizer = played
     login(client, organizer)
-    from tournament.services import brackets, rounds
-    from tournament.services.brackets import NextRoundOptions
+    from tournament.services import bracket_stages, game_status, next_round
+    from tournament.services.next_round import NextRoundOptions
 
     options = NextRoundOptions(field=16, advance=[1], tie_method="hand", draw_seed=3)
-    plan = brackets.plan_next_round(event, options)
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    plan = next_round.plan_next_round(event, options)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     tables = stage_tables(round_two, 1)
     for number in (2, 3, 4):
         finish_table(stage_game(round_two, 1, number), tables[number - 1], organizer)
-    rounds.change_game_status(stage_game(round_two, 1, 1), "finish", organizer, reason="time")
+    game_status.change_game_status(stage_game(round_two, 1, 1), "finish", organizer, reason="time")
     url = reverse("admin:tournament_event_bracket", args=[event.pk, round_two.pk])
     page = client.get(url).content.decode()
     assert "Record tiebreak hand" in page
@@ -114,12 +114,12 @@ def test_organizer_of_another_event_is_refused(client, played):
     from tests.tournament.organizer_factories import make_organizer_of
 
     other_organizer = make_organizer_of(other_event)
-    from tournament.services import brackets
-    from tournament.services.brackets import NextRoundOptions
+    from tournament.services import next_round
+    from tournament.services.next_round import NextRoundOptions
 
     options = NextRoundOptions(field=16, advance=[1], draw_seed=3)
-    round_two = brackets.create_bracket_round(event, options, brackets.plan_next_round(event, options).field_ids,
-                                              organizer)
+    round_two = next_round.create_bracket_round(event, options, next_round.plan_next_round(event, options).field_ids,
+                                                organizer)
     login(client, other_organizer)
     assert client.get(plan_url(event)).status_code == 404
     bracket_url = reverse("admin:tournament_event_bracket", args=[event.pk, round_two.pk])
@@ -146,13 +146,13 @@ def test_the_event_page_links_plan_next_round(client, played):
 def test_advancing_from_the_bracket_page_says_what_it_waits_for(client, played):
     event, organizer = played
     login(client, organizer)
-    from tournament.services import brackets
-    from tournament.services.brackets import NextRoundOptions
+    from tournament.services import bracket_stages, next_round
+    from tournament.services.next_round import NextRoundOptions
 
     options = NextRoundOptions(field=16, advance=[1], draw_seed=3)
-    plan = brackets.plan_next_round(event, options)
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    plan = next_round.plan_next_round(event, options)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     tables = stage_tables(round_two, 1)
     finish_table(stage_game(round_two, 1, 2), tables[1], organizer)
     bracket_url = reverse("admin:tournament_event_bracket", args=[event.pk, round_two.pk])

@@ -1,10 +1,9 @@
 """Registration refuses a list entry outside the event's eligibility policy, saying why."""
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from tests.tournament.organizer_factories import make_event
+from tests.tournament.organizer_factories import make_event, make_verified_user
 from tournament.models import EligibilityEntry, Event, Player
 from tournament.services.registration import RegistrationRefused, register_player
 
@@ -27,7 +26,8 @@ def undergraduate_event():
 
 
 def student(username):
-    return get_user_model().objects.create_user(username, email=f"{username}@ju.example", password="pw-8421-x")
+    """A student whose verified address is the list's (registration needs both)."""
+    return make_verified_user(username, email=f"{username}@ju.example")
 
 
 def test_a_postgraduate_on_the_list_is_refused_with_the_reason(undergraduate_event):

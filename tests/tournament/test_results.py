@@ -4,7 +4,7 @@ import pytest
 
 from tests.tournament.organizer_factories import make_event, make_players, make_user, pause_for_paper
 from tournament.models import AuditEntry, Game, Hand, HandScore
-from tournament.services import rounds
+from tournament.services import game_status, rounds
 from tournament.services.results import ResultError, game_totals, points_won_for, record_hand
 
 pytestmark = pytest.mark.django_db
@@ -108,7 +108,7 @@ def test_pending_game_cannot_take_hands():
 def test_winner_of_an_early_finish_is_the_leader(running_game):
     game, (a, b, c), organizer = running_game
     record_hand(game, 1, b.pk, {a.pk: 10, b.pk: 0, c.pk: 10}, organizer, "paper")
-    finished = rounds.change_game_status(game, "finish", organizer, reason="time")
+    finished = game_status.change_game_status(game, "finish", organizer, reason="time")
     assert finished.winner_id == b.pk
     # a correction of an early-finished game keeps it finished
     record_hand(game, 1, b.pk, {a.pk: 5, b.pk: 0, c.pk: 10}, organizer, "typo")
@@ -121,22 +121,22 @@ def test_winner_of_an_early_finish_is_the_leader(running_game):
 
 def stage_one_game(game_format, later="standard"):
     from tests.tournament.bracket_factories import played_first_round, stage_game
-    from tournament.services import brackets
-    from tournament.services.brackets import NextRoundOptions
+    from tournament.services import bracket_stages, next_round
+    from tournament.services.next_round import NextRoundOptions
 
     event, organizer, _ = played_first_round(16, min_size=4, max_size=4)
     options = NextRoundOptions(field=16, advance=[1], formats=[game_format, later], draw_seed=3)
-    plan = brackets.plan_next_round(event, options)
+    plan = next_round.plan_next_round(event, options)
     assert plan.confirmable, plan.problems
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     game = stage_game(round_two, 1, 1)
     pause_for_paper(game, organizer)  # its live table opened with the stage
     return game, organizer
 
 
 def test_partners_hands_are_scored_for_the_team():
-    from tournament.brackets import PARTNERS
+    from tournament.generators.brackets import PARTNERS
     from tournament.services.results import game_seats
 
     game, organizer = stage_one_game(PARTNERS)
@@ -148,7 +148,7 @@ def test_partners_hands_are_scored_for_the_team():
 
 
 def test_challenge_uno_hands_are_refused_with_the_reason_and_save_nothing():
-    from tournament.brackets import CHALLENGE
+    from tournament.generators.brackets import CHALLENGE
 
     game, organizer = stage_one_game(CHALLENGE)
     seats = list(game.table.seats.order_by("number"))
@@ -158,7 +158,7 @@ def test_challenge_uno_hands_are_refused_with_the_reason_and_save_nothing():
 
 
 def test_a_rotation_block_takes_only_its_four_hands_and_its_own_seats():
-    from tournament.brackets import PARTNERS_ROTATION
+    from tournament.generators.brackets import PARTNERS_ROTATION
     from tournament.services.results import game_seats
 
     game, organizer = stage_one_game(PARTNERS_ROTATION, PARTNERS_ROTATION)

@@ -18,11 +18,11 @@ from games.services.moves import submit_move
 from games.services.seats import seat_holders, turn_game_seat
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.organizer_factories import pause_for_paper
-from tournament.brackets import PARTNERS_ROTATION, PARTNERS_ROTATION_8
+from tournament.generators.brackets import PARTNERS_ROTATION, PARTNERS_ROTATION_8
+from tournament.generators.partners import partner_rotation
 from tournament.models import BracketStage, Game, Hand, HandScore, Round, Seat
-from tournament.partners import partner_rotation
-from tournament.services import brackets, results
-from tournament.services.brackets import NextRoundOptions
+from tournament.services import advancing, bracket_stages, bracket_view, next_round, results, stage_results
+from tournament.services.next_round import NextRoundOptions
 from tournament.services.rotations import ROTATION_TARGET
 
 pytestmark = [pytest.mark.django_db(transaction=False), pytest.mark.usefixtures("live_settings")]
@@ -33,11 +33,11 @@ def rotation_final(players: int, field: int, game_format: str, max_size: int = 4
     """A bracket whose only stage (the final) is a rotation of ``field`` players, started."""
     event, organizer, _ = played_first_round(players, min_size=4, max_size=max_size)
     options = NextRoundOptions(field=field, advance=[1], formats=[game_format], draw_seed=3)
-    plan = brackets.plan_next_round(event, options)
+    plan = next_round.plan_next_round(event, options)
     assert plan.confirmable, plan.problems
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
     assert [s.is_final for s in BracketStage.objects.filter(round=round_two)] == [True]
-    brackets.start_stage(round_two, 1, organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     return event, organizer, round_two
 
 
@@ -87,8 +87,8 @@ def assert_over_with_the_best_total_champion(round_: Round, totals: dict[int, in
     """The round is over, its one table played `hands` hands, and the player who goes on has the best total."""
     round_.refresh_from_db()
     assert round_.status == Round.Status.FINISHED
-    state = brackets.load_bracket(round_)
-    brackets.stage_advancers(state, state.stages[0])
+    state = bracket_view.load_bracket(round_)
+    stage_results.stage_advancers(state, state.stages[0])
     champion = next(s.seat.player_id for s in state.stages[0].tables[0].seats if s.advanced)
     assert totals[champion] == max(totals.values())
     assert state.stages[0].tables[0].hands == hands
@@ -183,10 +183,10 @@ def test_a_rotation_stage_advances_its_winners_by_per_player_totals():
     """16 players at four rotation tables of 4; each table's best total goes on to a final of 4."""
     event, organizer, _ = played_first_round(16, min_size=4, max_size=4)
     options = NextRoundOptions(field=16, advance=[1], formats=[PARTNERS_ROTATION, "standard"], draw_seed=3)
-    plan = brackets.plan_next_round(event, options)
+    plan = next_round.plan_next_round(event, options)
     assert plan.confirmable, plan.problems
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
-    brackets.start_stage(round_two, 1, organizer)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
     tables = list(round_two.tables.filter(stage=1).order_by("number"))
     for block in range(1, 4):
         for table in tables:
@@ -200,7 +200,7 @@ def test_a_rotation_stage_advances_its_winners_by_per_player_totals():
                 outcome = results.record_hand(game, number, seats[0].pk, left, organizer, "score sheet")
                 assert outcome.game_finished == (number == 4)
         if block == 1:
-            progress = brackets.advance_bracket(round_two)
+            progress = advancing.advance_bracket(round_two)
             assert progress.waiting == ["Stage 1: tables 1, 2, 3, 4 still playing."] and not progress.built
     # Table seat 3 sits at game seat 0 in every block of the circle schedule, so it wins every hand:
     # 3 blocks x 4 hands x 20 per table number, the others a third of it.
@@ -218,17 +218,17 @@ def test_a_rotation_stage_advances_its_winners_by_per_player_totals():
 
 def test_rotation_stages_are_planned_in_groups_of_eight():
     event, organizer, _ = played_first_round(20, min_size=3, max_size=5)
-    plan = brackets.plan_next_round(event, NextRoundOptions(field=16, advance=[4, 2],
-                                                            formats=[PARTNERS_ROTATION_8, "standard"]))
+    plan = next_round.plan_next_round(event, NextRoundOptions(field=16, advance=[4, 2],
+                                                              formats=[PARTNERS_ROTATION_8, "standard"]))
     assert plan.confirmable, plan.problems
     assert [s.table_sizes for s in plan.bracket.stages] == [(8, 8), (4, 4), (4,)]
     assert [len(t) for t in plan.stage_one.tables] == [8, 8]
     # 12 players: one group of 8, the four highest seeds skip the stage (nothing else seats them)
-    plan = brackets.plan_next_round(event, NextRoundOptions(field=12, advance=[4, 2],
-                                                            formats=[PARTNERS_ROTATION_8, "standard"]))
+    plan = next_round.plan_next_round(event, NextRoundOptions(field=12, advance=[4, 2],
+                                                              formats=[PARTNERS_ROTATION_8, "standard"]))
     assert plan.confirmable, plan.problems
     assert (plan.bracket.stages[0].table_sizes, plan.bracket.stages[0].byes) == ((8,), 4)
     assert plan.stage_one.byes == plan.field_ids[:4]
     # a final of 8 players for the eight-player rotation cannot be fewer
-    plan = brackets.plan_next_round(event, NextRoundOptions(field=16, advance=[1], formats=[PARTNERS_ROTATION_8]))
+    plan = next_round.plan_next_round(event, NextRoundOptions(field=16, advance=[1], formats=[PARTNERS_ROTATION_8]))
     assert not plan.confirmable and any("fewer than the smallest table (8)" in p for p in plan.problems)

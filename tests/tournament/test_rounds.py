@@ -3,9 +3,9 @@
 import pytest
 
 from tests.tournament.organizer_factories import make_event, make_players, make_user
+from tournament.generators.seating import BOT, SeatingError
 from tournament.models import AuditEntry, Event, Game, Player, Round, Seat
-from tournament.seating import BOT, SeatingError
-from tournament.services import rounds
+from tournament.services import game_status, rounds
 from tournament.services.rounds import RoundError
 
 pytestmark = pytest.mark.django_db
@@ -120,13 +120,13 @@ def test_pause_resume_finish_a_game():
     round_ = rounds.create_first_round(event, rounds.plan_first_round(event, seed=1), organizer)
     rounds.start_round(round_, organizer)
     game = Game.objects.get(table__round=round_)
-    assert rounds.change_game_status(game, "pause", organizer).status == "paused"
+    assert game_status.change_game_status(game, "pause", organizer).status == "paused"
     with pytest.raises(RoundError, match="cannot be paused"):
-        rounds.change_game_status(game, "pause", organizer)
-    assert rounds.change_game_status(game, "resume", organizer).status == "running"
+        game_status.change_game_status(game, "pause", organizer)
+    assert game_status.change_game_status(game, "resume", organizer).status == "running"
     with pytest.raises(RoundError, match="Say why"):
-        rounds.change_game_status(game, "finish", organizer)
-    finished = rounds.change_game_status(game, "finish", organizer, reason="Hall closes at six")
+        game_status.change_game_status(game, "finish", organizer)
+    finished = game_status.change_game_status(game, "finish", organizer, reason="Hall closes at six")
     assert finished.status == "finished" and finished.winner is None  # no hands: no leader
     round_.refresh_from_db()
     assert round_.status == "finished", "the round ends with its last game"

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.seating import BOT, SeatingError, build_tables, swap_players, table_sizes
+from tournament.generators.seating import BOT, SeatingError, build_tables, swap_players, table_sizes
 
 
 @st.composite

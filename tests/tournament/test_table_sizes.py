@@ -10,8 +10,8 @@ from games.models import LiveGame
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.organizer_factories import make_event, make_players, make_user
 from tournament.models import Event, Round
-from tournament.services import brackets, rounds
-from tournament.services.brackets import NextRoundOptions
+from tournament.services import next_round, rounds
+from tournament.services.next_round import NextRoundOptions
 
 pytestmark = pytest.mark.django_db
 
@@ -25,12 +25,11 @@ def event_form(**changes):
 
 
 @pytest.mark.parametrize(("changes", "message"), [
-    ({}, "Tables of 5, 6 cannot be played: ocho-plato is played by 2 to 4 players, not 5. "
-         "Tables with these rules seat 2 to 4 players."),
+    ({}, "Tables of 5 or 6 players cannot be played: ocho-plato is played by 2 to 4 players."),
     ({"rules_preset": "uno-official", "rules_overrides": '{"max_players": 3}', "max_table_size": 4},
-     "uno-official is played by 2 to 3 players, not 4"),
+     "Tables of 4 players cannot be played: uno-official is played by 2 to 3 players."),
     ({"rules_preset": "uno-official", "rules_overrides": '{"partners": true, "scoring": "winner_takes"}',
-      "min_table_size": 3, "max_table_size": 4}, "partners are played by exactly four players, not 3"),
+      "min_table_size": 3, "max_table_size": 4}, "Tables of 3 players cannot be played: partners are played by exactly four players."),
 ])
 def test_the_event_form_refuses_table_sizes_the_rules_cannot_play(organizer_client, changes, message):
     response = organizer_client.post(reverse("admin:tournament_event_add"), event_form(**changes))
@@ -57,8 +56,8 @@ def test_a_first_round_preview_at_unplayable_tables_cannot_be_confirmed():
     make_players(event, 11)
     plan = rounds.plan_first_round(event, seed=1)
     assert rounds.plan_problems(event, plan) == [
-        "Tables of 5, 6 cannot be played: ocho-plato is played by 2 to 4 players, not 5. Tables with these "
-        "rules seat 2 to 4 players. Change the event's table sizes, then preview again."]
+        "Tables of 5 or 6 players cannot be played: ocho-plato is played by 2 to 4 players. "
+        "Change the event's table sizes, then preview again."]
     with pytest.raises(rounds.RoundError, match="cannot be played"):
         rounds.create_first_round(event, plan, make_user())
 
@@ -74,8 +73,8 @@ def test_starting_a_round_its_rules_cannot_play_is_a_message(organizer_client, e
     overview = reverse("admin:tournament_round_overview", args=[round_.pk])
     response = organizer_client.post(overview, {"start": "1"}, follow=True)
     assert response.status_code == 200
-    assert ("cannot start: Tables of 4 cannot be played: uno-official is played by 2 to 3 players, not 4. "
-            "Tables with these rules seat 2 to 3 players. Tables 1, 2.") in response.content.decode()
+    assert ("cannot start: Tables of 4 players cannot be played: uno-official is played by 2 to 3 players. "
+            "Tables 1, 2.") in response.content.decode()
     round_.refresh_from_db()
     assert round_.status == Round.Status.PLANNED and not LiveGame.objects.exists()
 
@@ -83,8 +82,8 @@ def test_starting_a_round_its_rules_cannot_play_is_a_message(organizer_client, e
 def test_starting_a_bracket_stage_the_engine_refuses_is_a_message(client):
     event, organizer, _ = played_first_round(16)
     options = NextRoundOptions(field=16, advance=[1], draw_seed=3)
-    plan = brackets.plan_next_round(event, options)
-    round_two = brackets.create_bracket_round(event, options, plan.field_ids, organizer)
+    plan = next_round.plan_next_round(event, options)
+    round_two = next_round.create_bracket_round(event, options, plan.field_ids, organizer)
     Event.objects.filter(pk=event.pk).update(rules_overrides={"max_players": 3})
     client.force_login(organizer)
     url = reverse("admin:tournament_event_bracket", args=[event.pk, round_two.pk])
@@ -101,7 +100,8 @@ def test_a_bracket_at_tables_its_rules_cannot_play_is_not_planned():
     Event.objects.filter(pk=event.pk).update(max_table_size=6)  # uno-official plays 6, but not with:
     Event.objects.filter(pk=event.pk).update(rules_overrides={"max_players": 4})
     event.refresh_from_db()
-    plan = brackets.plan_next_round(event, NextRoundOptions(field=16, advance=[2], draw_seed=3))
-    assert any(p.startswith("Stage 1: Tables of 5, 6 cannot be played: uno-official is played by 2 to 4")
+    plan = next_round.plan_next_round(event, NextRoundOptions(field=16, advance=[2], draw_seed=3))
+    assert any(p.startswith("Stage 1: Tables of 5 or 6 players cannot be played: uno-official is played by 2 to 4 "
+                                 "players")
                for p in plan.problems), plan.problems
     assert plan.bracket is None

@@ -15,11 +15,21 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from tournament.admin.scoping import event_for_organizer, require_permission
-from tournament.brackets import GAME_FORMATS, STANDARD, BracketError
+from tournament.generators.brackets import GAME_FORMATS, STANDARD, BracketError
 from tournament.models import BracketStage, Player, Round
-from tournament.services import brackets, participation
-from tournament.services.brackets import DRAW, FIELD_METHODS, TOP, NextRoundOptions
+from tournament.services import (
+    advancing,
+    bracket_stages,
+    bracket_view,
+    next_round,
+    participation,
+    replacements,
+    stage_results,
+    tiebreaks,
+)
+from tournament.services.next_round import FIELD_METHODS, TOP, NextRoundOptions
 from tournament.services.rounds import RoundError
+from tournament.services.stage_results import DRAW
 
 
 def urls(model_admin) -> list:
@@ -127,30 +137,30 @@ def plan_next_round(model_admin, request, event_id):
     initial = {}
     taking_part = None
     try:
-        defaults = brackets.default_options(event)
+        defaults = next_round.default_options(event)
         initial = {"field": defaults.field, "advance": ", ".join(map(str, defaults.advance))}
-        taking_part = participation.round_participation(brackets.previous_round(event)[0])
+        taking_part = participation.round_participation(next_round.previous_round(event)[0])
     except BracketError as error:
         messages.error(request, str(error))
         if data is None:
             return TemplateResponse(request, "admin/tournament/plan_next_round.html",
                                     _context(model_admin, request, event, f"Plan the next round of {event}",
                                              form=None, plan=None))
-    addable = [n for n in taking_part.no_shows if n.status in brackets.ACTIVE] if taking_part else []
+    addable = [n for n in taking_part.no_shows if n.status in bracket_view.ACTIVE] if taking_part else []
     form = NextRoundForm(data, initial=initial, no_shows=addable)
     if form.is_bound and form.is_valid():
         try:
             options = form.options()
             if "redraw" in (data or {}):
                 options.draw_seed = None
-            plan = brackets.plan_next_round(event, options)
-            if options.tie_method == brackets.HAND and plan.ties and data:
+            plan = next_round.plan_next_round(event, options)
+            if options.tie_method == stage_results.HAND and plan.ties and data:
                 options = form.options(_tie_orders(data, plan))
                 options.draw_seed = plan.options.draw_seed
-                plan = brackets.plan_next_round(event, options)
+                plan = next_round.plan_next_round(event, options)
             if request.method == "POST" and "confirm" in request.POST and plan.confirmable:
                 expected = [int(v) for v in request.POST.get("expected_field", "").split(",") if v.isdigit()]
-                round_ = brackets.create_bracket_round(event, options, expected, request.user)
+                round_ = next_round.create_bracket_round(event, options, expected, request.user)
                 messages.success(request, f"Round {round_.number} created: a bracket of {len(plan.field_ids)}.")
                 return redirect("admin:tournament_event_bracket", event.pk, round_.pk)
             form = NextRoundForm(initial={**form.cleaned_data, "advance": ", ".join(map(str, options.advance)),
@@ -196,16 +206,16 @@ def bracket_round(model_admin, request, event_id, round_id):
         except (BracketError, RoundError) as error:  # a stage that cannot start says why (RoundError)
             messages.error(request, str(error))
         return redirect(request.path)
-    state = brackets.load_bracket(round_)
+    state = bracket_view.load_bracket(round_)
     waiting = {}
     for stage_state in state.stages:
-        if brackets.stage_advancers(state, stage_state) is None and stage_state.tables:
-            waiting[stage_state.stage.number] = brackets.waiting_for(stage_state)
+        if stage_results.stage_advancers(state, stage_state) is None and stage_state.tables:
+            waiting[stage_state.stage.number] = stage_results.waiting_for(stage_state)
     for stage_state in state.stages:
         stage_state.waiting = waiting.get(stage_state.stage.number, "")
-    removable = [p for p in state.players.values() if p.status not in brackets.ACTIVE]
+    removable = [p for p in state.players.values() if p.status not in bracket_view.ACTIVE]
     context = _context(model_admin, request, event, f"Round {round_.number} of {event}: bracket", round=round_,
-                       state=state, removable=removable, conflicts=brackets.started_stage_conflicts(round_),
+                       state=state, removable=removable, conflicts=advancing.started_stage_conflicts(round_),
                        public_url=reverse("bracket", args=[event.slug, round_.number]),
                        can_change=request.user.has_perm("tournament.change_round"))
     return TemplateResponse(request, "admin/tournament/bracket_round.html", context)
@@ -215,10 +225,10 @@ def _bracket_action(request, round_: Round) -> None:
     post = request.POST
     if "start_stage" in post:
         number = _int(post["start_stage"])
-        started = brackets.start_stage(round_, number, request.user)
+        started = bracket_stages.start_stage(round_, number, request.user)
         messages.success(request, f"Stage {number} started ({started} game{'s' * (started != 1)}).")
     elif "advance" in post:
-        _report(request, brackets.advance_bracket(round_))
+        _report(request, advancing.advance_bracket(round_))
     elif "tiebreak" in post:
         stage_number, table_number = (_int(v) for v in post["tiebreak"].split(":", 1)) if ":" in post[
             "tiebreak"] else (0, 0)
@@ -229,21 +239,21 @@ def _bracket_action(request, round_: Round) -> None:
         if len(set(places.values())) != len(places):
             raise BracketError("Give every tied player a different place.")
         order = sorted(places, key=lambda p: places[p])
-        result = brackets.record_tiebreak_hand(round_, stage_number, table_number, order, request.user)
+        result = tiebreaks.record_tiebreak_hand(round_, stage_number, table_number, order, request.user)
         messages.success(request, "Tiebreak hand recorded.")
         _report(request, result)
     elif "replace" in post:
         player = Player.objects.filter(event=round_.event, pk=_int(post["replace"])).first()
         if player is None:
             raise BracketError("No such player in this event.")
-        replacement = brackets.replace_player(round_, player, request.user, post.get("reason", ""))
+        replacement = replacements.replace_player(round_, player, request.user, post.get("reason", ""))
         messages.success(request, f"{player} replaced by {replacement}." if replacement else
                          f"{player} replaced by the next player of their table.")
     else:
         raise BracketError("Unknown action.")
 
 
-def _report(request, result: brackets.AdvanceResult) -> None:
+def _report(request, result: advancing.AdvanceResult) -> None:
     """What advancing the bracket did, and what it is waiting for (tables still playing, tiebreaks)."""
     done = [f"Stage {n} seated." for n in result.built] + [f"Stage {n}'s tables removed (the entrants changed)."
                                                           for n in result.removed]

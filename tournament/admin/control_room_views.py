@@ -13,9 +13,9 @@ from django.urls import NoReverseMatch, path, reverse
 from tournament import event_steps as steps_
 from tournament.admin.event_views import _context
 from tournament.admin.scoping import event_for_organizer, require_permission
-from tournament.brackets import BracketError
+from tournament.generators.brackets import BracketError
 from tournament.models import Event, Round
-from tournament.services import brackets, event_status, rounds
+from tournament.services import bracket_stages, event_status, rounds
 from tournament.services.event_facts import event_facts
 
 
@@ -93,7 +93,7 @@ def _act(request, event: Event, action: str, arg: str) -> None:
         round_ = Round.objects.filter(event=event, number=2, kind=Round.Kind.BRACKET).first()
         if round_ is None or not arg.isdecimal() or len(arg) > 4:
             raise BracketError("There is no such stage to start.")
-        started = brackets.start_stage(round_, int(arg), user)
+        started = bracket_stages.start_stage(round_, int(arg), user)
         messages.success(request, f"Stage {arg} started ({started} game{'s' * (started != 1)}).")
     else:
         messages.error(request, "Unknown action.")

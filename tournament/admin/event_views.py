@@ -9,6 +9,7 @@ from django.http import HttpResponse
 
 from tournament.admin.scoping import event_for_organizer
 from tournament.csv_formats import write_standings_csv
+from tournament.standings import compute_standings
 
 
 def _context(model_admin, request, event, title, **extra):
@@ -23,8 +24,6 @@ def standings_csv(model_admin, request, event_id):
 
 
 def standings_response(event) -> HttpResponse:
-    from tournament.standings import compute_standings
-
     response = HttpResponse(write_standings_csv(compute_standings(event)), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.csv"'
     return response

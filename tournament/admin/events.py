@@ -15,10 +15,13 @@ from tournament.admin import (
     control_room_views,
     eligibility_views,
     event_views,
+    live_round_views,
     seating_views,
 )
+from tournament.admin.policy_editor import EventAdminForm
 from tournament.admin.scoping import EventScopedAdmin
 from tournament.models import Event
+from tournament.rules import RulesRefused, rules_for_event
 from tournament.services import eligibility
 from tournament.services.organizers import ORGANIZER_GROUP
 
@@ -26,6 +29,7 @@ from tournament.services.organizers import ORGANIZER_GROUP
 @admin.register(Event)
 class EventAdmin(EventScopedAdmin):
     event_path = ""
+    form = EventAdminForm
     list_display = ("name", "status", "rules_preset", "eligibility", "player_count", "event_links")
     list_filter = ("status", "rules_preset", "eligibility", "entrants")
     search_fields = ("name", "slug")
@@ -55,6 +59,8 @@ class EventAdmin(EventScopedAdmin):
                  name="tournament_event_eligibility_upload"),
             path("<int:event_id>/first-round/", wrap(self.first_round_view), name="tournament_event_first_round"),
             path("<int:event_id>/standings.csv", wrap(self.standings_view), name="tournament_event_standings_csv"),
+            path("<int:event_id>/live/", wrap(self.live_view), name="tournament_event_live"),
+            path("<int:event_id>/announce/", wrap(self.announce_view), name="tournament_event_announce"),
             *bracket_views.urls(self),
             *control_room_views.urls(self),
             *checkin_desk_views.urls(self),
@@ -66,6 +72,12 @@ class EventAdmin(EventScopedAdmin):
 
     def first_round_view(self, request, event_id):
         return seating_views.first_round(self, request, event_id)
+
+    def live_view(self, request, event_id):
+        return live_round_views.event_live(self, request, event_id)
+
+    def announce_view(self, request, event_id):
+        return live_round_views.announce(self, request, event_id)
 
     def standings_view(self, request, event_id):
         return event_views.standings_csv(self, request, event_id)
@@ -85,9 +97,12 @@ class EventAdmin(EventScopedAdmin):
             (reverse("admin:tournament_event_control_room", args=[event.pk]), "Control room"),
             (reverse("admin:tournament_event_checkin_desk", args=[event.pk]), "Check-in desk"),
             (reverse("admin:tournament_event_eligibility_upload", args=[event.pk]), "Eligibility list"),
+            (reverse("admin:tournament_player_changelist") + f"?event__id__exact={event.pk}", "Players"),
             (reverse("admin:tournament_event_first_round", args=[event.pk]), "First round"),
             (reverse("admin:tournament_event_plan_next_round", args=[event.pk]), "Plan next round"),
             (reverse("admin:tournament_round_changelist") + f"?event__id__exact={event.pk}", "Rounds"),
+            (reverse("admin:tournament_event_live", args=[event.pk]), "Live round"),
+            (reverse("admin:tournament_event_announce", args=[event.pk]), "Announce"),
             (reverse("admin:tournament_event_standings_csv", args=[event.pk]), "Standings CSV"),
         ]
         return format_html_join(" · ", '<a href="{}">{}</a>', links)
@@ -97,8 +112,6 @@ class EventAdmin(EventScopedAdmin):
         """The preset's options with the event's overrides applied (changed ones in bold)."""
         if event is None or event.pk is None:
             return "Shown after saving."
-        from tournament.rules import RulesRefused, rules_for_event
-
         try:
             rules = rules_for_event(event)
         except RulesRefused as refused:

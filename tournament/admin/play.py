@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from tournament.admin import play_views
+from tournament.admin import live_round_views, play_views
 from tournament.admin.scoping import ONLY_MINE, EventScopedAdmin
 from tournament.models import AuditEntry, Game, Hand, HandScore, Round, Seat, Table
 
@@ -31,15 +31,22 @@ class RoundAdmin(ReadOnlyScopedAdmin):
     list_select_related = ("event",)
 
     def get_urls(self):
-        return [path("<int:round_id>/tables/", self.admin_site.admin_view(self.overview_view),
-                     name="tournament_round_overview"), *super().get_urls()]
+        wrap = self.admin_site.admin_view
+        return [path("<int:round_id>/tables/", wrap(self.overview_view), name="tournament_round_overview"),
+                path("<int:round_id>/live/", wrap(self.live_view), name="tournament_round_live"),
+                *super().get_urls()]
 
     def overview_view(self, request, round_id):
         return play_views.round_overview(self, request, round_id)
 
+    def live_view(self, request, round_id):
+        return live_round_views.live_round(self, request, round_id)
+
     @admin.display(description="Tables and scores")
     def tables_link(self, round_):
-        return format_html('<a href="{}">Open</a>', reverse("admin:tournament_round_overview", args=[round_.pk]))
+        return format_html('<a href="{}">Open</a> · <a href="{}">Live view</a>',
+                           reverse("admin:tournament_round_overview", args=[round_.pk]),
+                           reverse("admin:tournament_round_live", args=[round_.pk]))
 
 
 class SeatInline(admin.TabularInline):

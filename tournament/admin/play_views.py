@@ -10,7 +10,7 @@ from django.urls import reverse
 from tournament.admin.forms import HandResultForm
 from tournament.admin.scoping import scoped_object
 from tournament.models import Game, Hand, HandScore, Round
-from tournament.services import results, rounds
+from tournament.services import game_status, results, rounds
 
 
 def round_overview(model_admin, request, round_id):
@@ -26,8 +26,8 @@ def round_overview(model_admin, request, round_id):
                 game = scoped_object(request, Game, request.POST.get("game"), "table__round__event")
                 if game.table.round_id != round_.pk:
                     raise rounds.RoundError("That game is not in this round.")
-                rounds.change_game_status(game, request.POST["game_action"], request.user,
-                                          reason=request.POST.get("reason", ""))
+                game_status.change_game_status(game, request.POST["game_action"], request.user,
+                                               reason=request.POST.get("reason", ""))
                 messages.success(request, f"{game}: {request.POST['game_action']} done.")
         except rounds.RoundError as error:
             messages.error(request, str(error))
@@ -61,7 +61,7 @@ def record_hand(model_admin, request, game_id):
     if request.method == "POST" and form.is_valid():
         try:
             if form.cleaned_data.get("pause_live") and results.played_live_now(game):
-                rounds.change_game_status(game, "pause", request.user, reason="to record a hand by hand")
+                game_status.change_game_status(game, "pause", request.user, reason="to record a hand by hand")
                 played_live = False
             outcome = results.record_hand(game, form.cleaned_data["number"], form.cleaned_data["winner"],
                                           form.points_left(), request.user, form.cleaned_data["reason"])

@@ -56,26 +56,27 @@ class PlayerAdmin(EventScopedAdmin):
     @admin.action(description="Confirm claim of a roll number (asks for a reason)", permissions=["change"])
     def confirm_claim(self, request, queryset):
         return self._with_reason(request, queryset, "confirm_claim", player_actions.confirm_claim,
-                                 "confirmed", "Confirm claim")
+                                 "Claim confirmed (check them in next)", "Confirm claim")
 
     @admin.action(description="Withdraw (asks for a reason)", permissions=["change"])
     def withdraw(self, request, queryset):
-        return self._with_reason(request, queryset, "withdraw", player_actions.withdraw, "withdrawn")
+        return self._with_reason(request, queryset, "withdraw", player_actions.withdraw, "Withdrawn")
 
     @admin.action(description="Disqualify (asks for a reason)", permissions=["change"])
     def disqualify(self, request, queryset):
-        return self._with_reason(request, queryset, "disqualify", player_actions.disqualify, "disqualified")
+        return self._with_reason(request, queryset, "disqualify", player_actions.disqualify, "Disqualified")
 
     @admin.action(description="Reinstate withdrawn or disqualified (asks for a reason)", permissions=["change"])
     def reinstate(self, request, queryset):
-        return self._with_reason(request, queryset, "reinstate", player_actions.reinstate, "reinstated")
+        return self._with_reason(request, queryset, "reinstate", player_actions.reinstate,
+                                 "Reinstated (registered: they check in again)")
 
     @admin.action(description="Free roll number (asks for a reason)", permissions=["change"])
     def free_roll_number(self, request, queryset):
         return self._with_reason(
             request, queryset, "free_roll_number",
             lambda player, actor, reason, withdraw: list_places.free_roll_number(player, actor, reason, withdraw),
-            "freed", "Free roll number", form_class=FreeRollNumberForm)
+            "Roll number freed", "Free roll number", form_class=FreeRollNumberForm)
 
     @admin.action(description="Reassign roll number to someone else (asks to whom and why)",
                   permissions=["change"])
@@ -86,15 +87,17 @@ class PlayerAdmin(EventScopedAdmin):
         form = form_class(request.POST if "apply" in request.POST else None)
         if form.is_valid():
             extra = {k: v for k, v in form.cleaned_data.items() if k != "reason"}
-            done = 0
+            done = []
             for player in queryset:
+                label = f"{player.display_name} ({player.roll_number})" if player.roll_number else player.display_name
                 try:
                     service(player, request.user, form.cleaned_data["reason"], **extra)
-                    done += 1
+                    done.append(label)
                 except player_actions.PlayerActionError as error:
                     self.message_user(request, str(error), messages.WARNING)
             if done:
-                self.message_user(request, f"{done} {done_word}.")
+                more = f" and {len(done) - 5} more" if len(done) > 5 else ""
+                self.message_user(request, f"{done_word}: {', '.join(done[:5])}{more}.")
             return None
         button = button or action.capitalize()
         context = {**self.admin_site.each_context(request), "opts": self.model._meta, "form": form,

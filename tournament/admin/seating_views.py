@@ -17,8 +17,8 @@ from django.utils.safestring import mark_safe
 from tournament.admin.event_views import _context
 from tournament.admin.forms import DraftVersionForm, SeatingOptionsForm, SwapForm
 from tournament.admin.scoping import event_for_organizer, require_permission
+from tournament.generators.seating import BOT, SeatingError
 from tournament.models import Player, Round
-from tournament.seating import BOT, SeatingError
 from tournament.services import round_drafts, rounds
 
 

@@ -5,6 +5,7 @@ player's standing — is derived from those rows, so a corrected hand corrects e
 """
 
 from tournament.models.accounts import VerifiedEmail
+from tournament.models.announcements import Announcement
 from tournament.models.audit import AuditEntry
 from tournament.models.brackets import BracketEntry, BracketStage, TiebreakDraw
 from tournament.models.drafts import RoundDraft
@@ -13,6 +14,7 @@ from tournament.models.play import Game, Hand, HandScore, Round, Seat, Table
 from tournament.models.standings import StandingsChange
 
 __all__ = [
+    "Announcement",
     "AuditEntry",
     "BracketEntry",
     "BracketStage",

@@ -7,7 +7,7 @@ derived from the games' hand scores, so a corrected hand moves the bracket with 
 from django.conf import settings
 from django.db import models
 
-from tournament.brackets import GAME_FORMATS
+from tournament.generators.brackets import GAME_FORMATS
 
 
 class BracketStage(models.Model):

@@ -73,6 +73,12 @@ class Event(models.Model):
                   "through their access tokens (docs/bots.md); timers, leaderboards and brackets are as for people.",
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    announcement = models.CharField(
+        max_length=500, blank=True, editable=False,
+        help_text="The latest organizer's announcement (a copy of the newest Announcement, so that the event's "
+                  "pages show their banner without a query); set by tournament.services.announcements.",
+    )
+    announced_at = models.DateTimeField(null=True, blank=True, editable=False)
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,

@@ -21,6 +21,11 @@ class Round(models.Model):
     seed = models.BigIntegerField(help_text="Seed of the shuffle that seated the players (recorded to replay it).")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    time_limit_at = models.DateTimeField(
+        null=True, blank=True, db_index=True,
+        help_text="When the round's time is up: no hand is dealt after it, the hand in play is finished, "
+                  "then the highest total wins (docs/rules.md, \"Time limit\").",
+    )
 
     class Meta:
         ordering = ["event", "number"]

@@ -32,7 +32,7 @@ class Disagreement:
     """A started stage's players against the results of the stage before it."""
 
     stage: BracketStage  # the started stage
-    tables: list  # its TableStates (``services.brackets``)
+    tables: list  # its TableStates (``services.bracket_view``)
     previous: int  # the stage whose results seat it
     swaps: list[tuple[int, int]] = field(default_factory=list)  # (seated, goes on instead), same table before
     unmatched: bool = False  # who goes on cannot be paired seat for seat with who no longer does

@@ -9,6 +9,8 @@ from django.db.models import Count, Q
 from tournament.event_steps import EventFacts, RoundFacts, StageFacts
 from tournament.models import BracketStage, EligibilityEntry, Event, Game, Player, Round, Seat, Table
 from tournament.services import participation
+from tournament.services.bracket_view import load_bracket
+from tournament.services.stage_results import stage_advancers
 
 UNFINISHED = (Game.Status.PENDING, Game.Status.RUNNING, Game.Status.PAUSED)
 PLAYING = (Game.Status.RUNNING, Game.Status.PAUSED)
@@ -49,8 +51,6 @@ def _round_facts(round_: Round) -> RoundFacts:
 
 def champion_of(round_: Round) -> str:
     """The display name of the bracket's champion once its final is decided, else ""."""
-    from tournament.services.brackets import load_bracket, stage_advancers
-
     state = load_bracket(round_)
     final = next((s for s in state.stages if s.stage.is_final), None)
     advancers = stage_advancers(state, final) if final else None

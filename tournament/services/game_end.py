@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tournament.live import notify_my_event_changed, notify_scores_changed
 from tournament.models import Game, Round
-from tournament.services.brackets import AdvanceResult, on_game_finished
+from tournament.services.advancing import AdvanceResult, on_game_finished
 
 
 def game_ended(game: Game) -> AdvanceResult | None:

@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from tournament.models import Event, Player
-from tournament.services import audit
+from tournament.services import audit, eligibility
 from tournament.services.display_names import display_name_taken, normalized, taken_message
 from tournament.services.players import PlayerActionError, required_reason
 from tournament.services.registration import find_eligibility_entry
@@ -44,6 +44,24 @@ def _withdraw_in_place(player: Player) -> list[str]:
     return [before, player.status]
 
 
+def _give_up_list_name(event: Event, player: Player, roll_number: str) -> list[str] | None:
+    """Rename ``player``, who is losing ``roll_number``, when they show the list's name for it (registration
+    takes it when no name is given): the name goes with the place, so the person it belongs to can take
+    both. The new name is their account's full name, else their username. Returns [old, new], or None."""
+    entry = find_eligibility_entry(event, roll_number)
+    if entry is None or player.display_name.casefold() != normalized(entry.name)[:80].casefold():
+        return None
+    user = player.user
+    candidates = [normalized(user.get_full_name()), user.get_username()] if user is not None else []
+    for name in [*candidates, f"Player {player.pk}"]:
+        name = name[:80]
+        if name and name.casefold() != player.display_name.casefold() and not display_name_taken(
+                event, name, except_player=player):
+            old, player.display_name = player.display_name, name
+            return [old, name]
+    return None
+
+
 def free_roll_number(player: Player, actor, reason: str, withdraw: bool = False) -> Player:
     """Take the roll number away from ``player`` (and withdraw them if asked): its owner can register."""
     reason = required_reason(reason)
@@ -53,10 +71,12 @@ def free_roll_number(player: Player, actor, reason: str, withdraw: bool = False)
             raise PlayerActionError(f"{player} holds no roll number.")
         freed = player.roll_number
         changes = {"roll_number": [freed, ""]}
+        if renamed := _give_up_list_name(event, player, freed):
+            changes["display_name"] = renamed
         player.roll_number, player.claim = "", Player.Claim.NONE
         if withdraw and (status := _withdraw_in_place(player)):
             changes["status"] = status
-        player.save(update_fields=["roll_number", "claim", "status"])
+        player.save(update_fields=["roll_number", "claim", "status", "display_name"])
         audit.record(event, actor, "player.free_roll_number", f"Roll number {freed} freed from {player}",
                      reason=reason, changes=changes)
     return player
@@ -89,10 +109,12 @@ def reassign_roll_number(
                 raise PlayerActionError(
                     f"{to_player} already holds roll number {to_player.roll_number}; free it first.")
         changes: dict = {"roll_number": roll_number, "from_player": player.pk}
+        if renamed := _give_up_list_name(event, player, roll_number):
+            changes["from_display_name"] = renamed
         player.roll_number, player.claim = "", Player.Claim.NONE
         if withdraw and (status := _withdraw_in_place(player)):
             changes["from_status"] = status
-        player.save(update_fields=["roll_number", "claim", "status"])
+        player.save(update_fields=["roll_number", "claim", "status", "display_name"])
         if to_player is None:
             entry = find_eligibility_entry(event, roll_number)
             name = normalized(display_name) or (entry.name[:80] if entry else "") or to_user.get_username()
@@ -134,6 +156,11 @@ def add_walk_in(
             if entry is None and event.eligibility == Event.Eligibility.LIST:
                 raise PlayerActionError(f"Roll number {roll_number} is not on the list of {event}; "
                                         "add it to the list first, or leave the roll number empty.")
+            if entry is not None and event.eligibility == Event.Eligibility.LIST and (
+                    outside := eligibility.outside_policy(event, entry)):
+                raise PlayerActionError(
+                    f"{entry.name} ({entry.roll_number}) is outside the eligibility policy of {event}: {outside}. "
+                    "Change the policy on the event's page if they may play.")
             roll_number = entry.roll_number if entry else roll_number
             holder = Player.objects.filter(event=event, roll_number__iexact=roll_number).first()
             if holder is not None:

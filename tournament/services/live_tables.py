@@ -10,9 +10,10 @@ from __future__ import annotations
 from games import engine
 from games.models import LiveGame
 from games.services.lifecycle import create_demo_bot_table, open_tournament_table
+from tournament.live import event_announce_group, round_live_group
 from tournament.models import BracketStage, Event, Game, Round, Seat, Table
 from tournament.rules import rules_for_event
-from tournament.services.brackets import rules_for_format
+from tournament.services.format_rules import rules_for_format
 
 
 def live_game_for(tgame: Game, seed: int | None = None) -> LiveGame:
@@ -33,7 +34,8 @@ def live_game_for(tgame: Game, seed: int | None = None) -> LiveGame:
                                  missed_turns_before_bot=event.missed_turns_before_bot,
                                  token_moves_only=event.bot_league,  # entrants' bots play through tokens
                                  arrival_seconds=event.arrival_grace_seconds if event.turn_seconds else 0,
-                                 seed=seed)
+                                 seed=seed, watch_group=round_live_group(tgame.table.round_id),
+                                 announce_group=event_announce_group(event.pk))
 
 
 def _rules_for_table(table: Table) -> engine.RuleSet | None:

@@ -25,11 +25,16 @@ from django.utils import timezone
 
 from games.models import LiveGame
 from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed
-from tournament.models import Game, Hand, HandScore, Round, Seat
+from tournament.generators.brackets import BracketError
+from tournament.live import notify_scores_changed
+from tournament.models import BracketStage, Game, Hand, HandScore, Round, Seat
+from tournament.rules import RulesRefused, rules_for_event
 from tournament.services import audit
-from tournament.services.brackets import BracketError, on_game_finished, started_stage_conflicts
+from tournament.services.advancing import on_game_finished, started_stage_conflicts
+from tournament.services.format_rules import rules_for_format
 from tournament.services.game_end import game_ended
-from tournament.services.rounds import _notify
+from tournament.services.rotations import end_block_if_played
+from tournament.services.rounds import seat_totals
 
 SUPPORTED_SCORING = "winner_takes"
 
@@ -69,14 +74,9 @@ def game_seats(game: Game) -> list[Seat]:
 
 def rules_of(game: Game):
     """The engine rules ``game`` is played with: the event's, changed by its bracket stage's format."""
-    from tournament.rules import RulesRefused, rules_for_event
-    from tournament.services.brackets import BracketError, rules_for_format
-
     round_ = game.table.round
     try:
         if round_.kind == Round.Kind.BRACKET:
-            from tournament.models import BracketStage
-
             stage = BracketStage.objects.filter(round=round_, number=game.table.stage).first()
             if stage is not None:
                 return rules_for_format(round_.event, stage.game_format), stage.get_game_format_display()
@@ -159,8 +159,6 @@ def record_hand(
         ])
         after = _hand_snapshot(hand, seats, points, won, winner_seat_id)
         if game.seat_order:  # a partner rotation's block: ends after its hands, never at a target
-            from tournament.services.rotations import end_block_if_played
-
             finished, reopened = end_block_if_played(game), False
             change = {"game": {"block_finished": True}} if finished else {}
         else:
@@ -186,7 +184,7 @@ def record_hand(
         if game.status == Game.Status.FINISHED or reopened:
             _refuse_what_a_started_stage_cannot_follow(round_, conflicts_before)
             reseated = list(advanced.reseated) if advanced is not None else []
-    _notify(event)
+    notify_scores_changed(event)
     return HandOutcome(hand, created, finished, reopened, reseated)
 
 
@@ -292,6 +290,4 @@ def _settle_game(game: Game, was_at_target: bool) -> tuple[bool, bool, dict]:
 
 def game_totals(game: Game) -> dict[int, int]:
     """Cumulative points won per seat of ``game`` (sum over its hands)."""
-    from tournament.services.rounds import seat_totals
-
     return seat_totals([game.pk]).get(game.pk, {})

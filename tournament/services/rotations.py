@@ -2,7 +2,7 @@
 it ends.
 
 A rotation table (a bracket ``Table``) seats its whole group: 4 players (12 hands) or 8 (28 hands). The
-schedule (``tournament.partners.partner_rotation`` over the table's seat numbers) says, block by block,
+schedule (``tournament.generators.partners.partner_rotation`` over the table's seat numbers) says, block by block,
 who sits where: each block is one ``Game`` per table of four (one with four players, two with eight),
 whose ``seat_order`` lists the table's seat numbers in game seat order (0+2 and 1+3 partners). Game
 numbers run block by block: block ``b``'s ``k``-th table of four is game ``(b - 1) * tables + k``.
@@ -24,11 +24,15 @@ from django.db.models import Count, Sum
 from django.utils import timezone
 
 from games.models import LiveGame
-from tournament.brackets import ROTATIONS
+from tournament.generators.brackets import ROTATIONS
+from tournament.generators.partners import (
+    HANDS_PER_PARTNER,
+    ROTATION_TARGET,
+    PartnerSchedule,
+    partner_rotation,
+)
 from tournament.models import BracketStage, Game, Hand, HandScore, Round, Seat, Table
-from tournament.partners import HANDS_PER_PARTNER, PartnerSchedule, partner_rotation
-
-ROTATION_TARGET = 1_000_000  # a block ends after its hands, never at a target
+from tournament.services.rounds import open_live_tables
 
 
 def is_rotation(game_format: str) -> bool:
@@ -104,8 +108,6 @@ def continue_rotations(round_: Round) -> list[str]:
         new.extend(block_games(table, table.seat_count, block, running=True))
         started.append(f"stage {table.stage}, table {table.number}: block {block}")
     if new:
-        from tournament.services.rounds import open_live_tables
-
         Game.objects.bulk_create(new)
         open_live_tables(round_)
     return started

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from tournament.generators.seating import SeatingError, swap_players
 from tournament.models import Event, Player, Round, RoundDraft
-from tournament.seating import SeatingError, swap_players
 from tournament.services.rounds import (
     RoundError,
     SeatingPlan,

@@ -1,6 +1,6 @@
-"""Rounds of tables: planning the first round's seating, creating it, starting it, running its games.
+"""Rounds of tables: planning the first round's seating, creating it, starting it, its overview.
 
-Planning is pure (``tournament.seating``) and saves nothing; ``create_first_round`` re-checks the plan
+Planning is pure (``tournament.generators.seating``) and saves nothing; ``create_first_round`` re-checks the plan
 against the players as they are at confirm time, so a stale or tampered preview cannot seat a withdrawn
 player or leave someone out. A planned round can be replaced (a new seed, moved players) until it starts.
 """
@@ -16,13 +16,10 @@ from django.db.models import Count, Max, Sum
 from django.utils import timezone
 
 from games import engine
-from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed
-from tournament.live import notify_scores_changed
+from tournament.generators.seating import BOT, SeatingError, build_tables
 from tournament.models import Event, Game, Hand, HandScore, Player, Round, Seat, Table
 from tournament.rules import RulesRefused, rules_for_event, target_score_for, unplayable_sizes
-from tournament.seating import BOT, SeatingError, build_tables
 from tournament.services import audit
-from tournament.services.game_end import finish_round_if_done, game_ended
 from tournament.services.live_tables import start_live_games
 
 CHECKED_IN = "checked_in"
@@ -204,55 +201,6 @@ def open_live_tables(round_: Round) -> None:
         raise RoundError(f"{round_} cannot start: {error}.") from error
 
 
-GAME_ACTIONS = {
-    "pause": ((Game.Status.RUNNING,), Game.Status.PAUSED),
-    "resume": ((Game.Status.PAUSED,), Game.Status.RUNNING),
-    "finish": ((Game.Status.RUNNING, Game.Status.PAUSED), Game.Status.FINISHED),
-}
-
-
-def change_game_status(game: Game, action: str, actor, reason: str = "") -> Game:
-    """Pause, resume or finish a game. Finishing early needs a reason; the leader (if one) wins."""
-    if action not in GAME_ACTIONS:
-        raise RoundError(f"Unknown game action {action!r}.")
-    allowed, new_status = GAME_ACTIONS[action]
-    if action == "finish" and not reason.strip():
-        raise RoundError("Say why the game is finished before reaching the target.")
-    with transaction.atomic():
-        game = Game.objects.select_for_update().select_related("table__round__event").get(pk=game.pk)
-        if game.status not in allowed:
-            done = {"pause": "paused", "resume": "resumed", "finish": "finished"}[action]
-            raise RoundError(f"{game} is {game.get_status_display().lower()}; it cannot be {done}.")
-        before = game.status
-        game.status = new_status
-        changes = {"status": [before, new_status]}
-        fields = ["status"]
-        if action == "finish":
-            totals = seat_totals([game.pk]).get(game.pk, {})
-            best = max(totals.values(), default=0)
-            leaders = [seat for seat, total in totals.items() if total == best]
-            game.winner_id = leaders[0] if best > 0 and len(leaders) == 1 else None
-            game.finished_at = timezone.now()
-            fields += ["winner", "finished_at"]
-            changes["winner_seat"] = [None, game.winner_id]
-        game.save(update_fields=fields)
-        _live_table_follows(game, action)
-        round_ = game.table.round
-        audit.record(round_.event, actor, f"game.{action}", f"Round {round_.number}, {game}",
-                     reason=reason.strip(), changes=changes)
-        if action == "finish":
-            game_ended(game)
-    return game
-
-
-def _live_table_follows(game: Game, action: str) -> None:
-    """The game's live table stops or restarts its clock, or closes, and tells its sockets (same transaction)."""
-    try:
-        tournament_game_status_changed(game, action)
-    except LiveTableBusy as busy:
-        raise RoundError(f"{game}: {busy}.") from busy
-
-
 def seat_totals(game_ids) -> dict[int, dict[int, int]]:
     """Cumulative points won per seat for each game: {game id: {seat id: total}}, one query."""
     totals: dict[int, dict[int, int]] = defaultdict(dict)
@@ -261,11 +209,6 @@ def seat_totals(game_ids) -> dict[int, dict[int, int]]:
     for game_id, seat_id, total in rows:
         totals[game_id][seat_id] = total or 0
     return totals
-
-
-def _notify(event: Event) -> None:
-    """Tell the event's watchers its scores changed, once the transaction commits."""
-    notify_scores_changed(event)
 
 
 @dataclass
@@ -312,6 +255,5 @@ def round_overview(round_: Round) -> list[TableLine]:
 
 __all__ = [
     "SeatingError", "RoundError", "SeatingPlan", "plan_first_round", "plan_problems",
-    "create_first_round", "start_round", "change_game_status", "round_overview", "seat_totals",
-    "target_score_for", "finish_round_if_done",
+    "create_first_round", "start_round", "round_overview", "seat_totals", "target_score_for",
 ]

@@ -3,10 +3,9 @@ who went on and who was eliminated. The diagram is a fragment of its own (``brac
 page's script fetches again when the event's websocket says scores changed, or every few seconds when no
 websocket is open. A fixed number of queries, whatever the size of the bracket.
 
-The diagram and the rendered HTML are cached per event and scores version (``tournament.standings_cache``),
-and a page the same for every reader without a session is marked for ``tournament.page_cache``; a
-logged-in reader gets it with their own parts filled in (``tournament.page_parts``), and the fragment,
-which has none, is marked as the same for everyone. A big
+The page and the fragment are the same for every reader (``tournament.public_pages``): the diagram is
+cached per event and scores version (``tournament.standings_cache``), the rendered HTML in Django's
+cache, and conditional GETs are answered ``304`` while the version holds. A big
 bracket (more than ``WHOLE_DIAGRAM_TABLES`` tables) shows one stage at a time, ``TABLES_PER_PAGE`` tables a
 page, with every stage's status in a list above it and a search by player name (the current stage first).
 """
@@ -16,27 +15,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.http import Http404, HttpResponse
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
 
-from tournament.brackets import GAME_FORMATS
+from tournament.generators.brackets import GAME_FORMATS
 from tournament.models import Round
-from tournament.page_cache import mark_public
-from tournament.page_parts import reader_response, render_public, servable_reader
-from tournament.services.brackets import BracketState, load_bracket, stage_advancers
-from tournament.standings_cache import memo, note_size, public_event, shared, shared_name
+from tournament.public_pages import cached_page, event_and_version, public_page, render_public
+from tournament.services.bracket_view import BracketState, load_bracket
+from tournament.services.stage_results import stage_advancers
+from tournament.standings_cache import memo, note_size
 
 POLL_SECONDS = 5
 WHOLE_DIAGRAM_TABLES = 64
 TABLES_PER_PAGE = 32
 SEARCH_LIMIT = 50
 MAX_QUERY_CHARS = 80
-# Query strings that may be a canonical ``View.query()``: pages for them are looked up (in this process,
-# then in the shared cache) before the diagram is built, so a worker never builds the diagram of a
-# version another worker has already rendered. Anything else takes the longer way (diagram, then view).
+# Query strings of a page's canonical shape: pages for them are looked up in Django's cache before the
+# diagram is built, so a worker never builds the diagram of a version another worker has already
+# rendered. Anything else is rendered for the request alone.
 CANONICAL_SHAPE = re.compile(r"(stage=[1-9]\d{0,5}(&page=[1-9]\d{0,5})?)?(&?projector=1)?")
 
 
@@ -67,8 +63,8 @@ def _diagram(round_: Round) -> Diagram:
     return Diagram(state, champion, columns)
 
 
-def _bracket_round(slug: str, number: int):
-    event, version = public_event(slug)
+def _bracket_round(request, slug: str, number: int):
+    event, version = event_and_version(request, slug)
     if event is None:
         raise Http404("No such event.")
     round_ = memo(("bracket-round", version, number), lambda: Round.objects.filter(
@@ -145,78 +141,46 @@ def _diagram_for(version, round_: Round) -> Diagram:
     return memo(("bracket-diagram", version, round_.pk), lambda: _diagram(round_))
 
 
-def _anonymous(request) -> bool:
-    return settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
-
-
-def _rendered_for(request, version, round_: Round, template: str, context) -> HttpResponse:
-    """``template`` rendered for this request alone (a search, pending messages...): nothing kept, and
-    private to a logged-in reader."""
-    diagram = _diagram_for(version, round_)
-    response = HttpResponse(render_to_string(template, context(diagram, _view(request, diagram)), request))
-    if request.user.is_authenticated:
-        patch_cache_control(response, private=True)
-    return response
-
-
-def _respond(request, version, round_: Round, kind: str, template: str, context, *,
-             parts_context: dict | None = None) -> HttpResponse:
-    """``template`` rendered with ``context(diagram, view)``. The HTML a reader without a session sees is
-    kept per version and query string, in this process and in the shared cache, and the response is
-    marked for the page cache when the query string is the canonical one (so odd query strings cannot
-    fill either cache). A logged-in reader gets that HTML with their parts filled in (``parts_context``:
-    what the parts' templates need); without ``parts_context`` the page is the same for every reader
-    (the fragment) and is marked so."""
-    everyone = parts_context is None
-    anonymous = everyone or _anonymous(request)
-    reader = not anonymous and servable_reader(request)
-    if not anonymous and not reader:
-        return _rendered_for(request, version, round_, template, context)
+def _respond(request, version, round_: Round, kind: str, template: str, context) -> HttpResponse:
+    """``template`` rendered with ``context(diagram, view)``, as every reader sees it. Kept per version
+    and query string in Django's cache when the query string has a canonical shape (so odd query
+    strings cannot fill the cache), and looked up there before the diagram is built."""
     raw = request.META.get("QUERY_STRING", "")
 
-    def render() -> tuple[str, bool]:
+    def render() -> str:
         diagram = _diagram_for(version, round_)
-        view = _view(request, diagram)
-        html = memo((kind, version, round_.pk, view), lambda: render_public(template, context(diagram, view),
-                                                                             request))
-        return html, raw in ("", view.query())
+        return render_public(template, context(diagram, _view(request, diagram)), request)
 
-    def render_to_share() -> tuple[tuple[str, bool], bool]:
-        built = render()
-        return built, built[1]  # only canonical pages go to the shared cache
-
-    if not CANONICAL_SHAPE.fullmatch(raw):
-        html, canonical = render()
-    else:
-        html, canonical = memo((kind + "-query", version, round_.pk, raw),
-                               lambda: shared(shared_name(kind, version, round_.pk, raw), render_to_share))
-    if reader:
-        return reader_response(request, html, parts_context, version, keep=canonical)
-    response = HttpResponse(html)
-    return mark_public(response, version, everyone=everyone) if canonical else response
+    if CANONICAL_SHAPE.fullmatch(raw):
+        return HttpResponse(cached_page(kind, version, (round_.pk, raw), render))
+    return HttpResponse(render())
 
 
+@public_page
 def bracket(request, slug: str, number: int):
-    event, version, round_ = _bracket_round(slug, number)
+    event, version, round_ = _bracket_round(request, slug, number)
     query = request.GET.get("q", "").strip()[:MAX_QUERY_CHARS]
 
     def context(diagram, view):
         fragment = reverse("bracket_fragment", args=[event.slug, round_.number])
         values = {"event": event, "round": round_, "projector": view.projector, "poll_seconds": POLL_SECONDS,
                   "query": query, "fragment_url": f"{fragment}?{view.query()}" if view.query() else fragment,
+                  "me_url": f"{reverse('me_json')}?event={event.slug}",
                   **_shown(diagram, view)}
         if query:
             values["matches"], values["match_count"] = _search(version, diagram, query)
         return values
 
     if query:
-        return _rendered_for(request, version, round_, "tournament/bracket.html", context)
-    return _respond(request, version, round_, "bracket-page", "tournament/bracket.html", context,
-                    parts_context={"event": event, "active": ""})
+        diagram = _diagram_for(version, round_)
+        return HttpResponse(render_public("tournament/bracket.html", context(diagram, _view(request, diagram)),
+                                          request))
+    return _respond(request, version, round_, "bracket-page", "tournament/bracket.html", context)
 
 
+@public_page
 def bracket_fragment(request, slug: str, number: int):
-    event, version, round_ = _bracket_round(slug, number)
+    event, version, round_ = _bracket_round(request, slug, number)
     return _respond(request, version, round_, "bracket-fragment", "tournament/_bracket.html",
                     lambda diagram, view: {"event": event, "round": round_, **_shown(diagram, view)})
 

@@ -68,6 +68,9 @@ export class TableClient {
         return undefined;
       case "presence":
         return this.onPresence(message);
+      case "announcement": // the organizer's, shown by static/js/announcements.js
+        window.dispatchEvent(new CustomEvent("announcement", { detail: message }));
+        return undefined;
       case "error":
         if (!this.pending || !message.id || message.id === this.pending.id) this.settle();
         if (message.code === "stale") this.syncRequested = true; // a `state` follows

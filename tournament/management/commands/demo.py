@@ -29,4 +29,23 @@ class Command(BaseCommand):
                 f"  As a newcomer: sign up at {site}/accounts/signup/ with {logins.newcomer_email} (on the list, "
                 f"roll number {logins.newcomer_roll_number}). Sign-up mails a link that verifies the address: "
                 "without EMAIL_HOST set, the mail is printed in the console of `make run`; open its link, then "
-                "register.")
+                f"register for {logins.registering} at {site}/events/{logins.registering_slug}/ (open for "
+                "registration, with the same list and policy; the championship is running).")
+        self._issue_paths(logins)
+
+    def _issue_paths(self, logins) -> None:
+        """What the organizer can try on the list and its people (docs/organizers.md says how)."""
+        self.stdout.write(f"  Who may register: {logins.policy}.")
+        for line in logins.outside_policy or []:
+            self.stdout.write(f"    On the list but outside the policy (registration refuses): {line}")
+        if logins.claim:
+            self.stdout.write(f"  A claim to confirm (Admin > Players, claim: awaiting an organizer): {logins.claim}, "
+                              f"registered by {logins.claimant}; the list has no e-mail for it.")
+        if not logins.claim and not logins.withdrawn:
+            self.stdout.write("  (The championship's claim to confirm and its withdrawn player are made only while its "
+                              "registration is open, on a new database: remove db.sqlite3 and run `make run` again.)")
+        if logins.unclaimed_roll_number:
+            self.stdout.write(f"  No e-mail on the list for roll number {logins.unclaimed_roll_number}: registering "
+                              f"with it for {logins.registering} makes a claim an organizer confirms.")
+        if logins.withdrawn:
+            self.stdout.write(f"  Withdrawn, to reinstate (Admin > Players): {logins.withdrawn}")

@@ -20,6 +20,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 HANDS_PER_PARTNER = 4
+ROTATION_TARGET = 1_000_000  # a block's game ends after its hands, never at a target
 SUPPORTED = (4, 8)
 
 

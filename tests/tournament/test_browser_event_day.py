@@ -2,7 +2,8 @@
 
 The organizer works at a laptop (one desktop context): imports the eligibility list, opens registration
 and check-in from the control room, checks students in at the desk, previews and confirms round one's
-seating, starts it, follows it, plans the next round with its no-show left out, starts the final and marks
+seating, starts it, follows it on the live round view (each student connected, a bot playing for the
+no-show, without a reload) and gives it a time limit, plans the next round with its no-show left out, starts the final and marks
 the event finished once the champion is known. Students are on phones (390x844): their "My event" page says
 their table is ready without a reload (round one and the final), they arrive at the table to a full turn
 clock, play, and see the hand's summary at the end. One student never comes: a bot plays her seat after
@@ -43,7 +44,7 @@ CSV = "roll_number,name,email,department,programme\n" + "".join(
 SCREENSHOTS = [
     "01-control-room.png", "02-eligibility-preview.png", "03-control-room-registration.png",
     "04-checkin-desk.png", "05-seating-preview.png", "06-my-event-phone.png", "07-table-phone.png",
-    "08-round-running.png", "09-hand-summary-phone.png", "10-plan-next-round.png", "11-bracket-champion.png",
+    "08-live-round-view.png", "09-hand-summary-phone.png", "10-plan-next-round.png", "11-bracket-champion.png",
     "12-control-room-champion.png",
 ]
 
@@ -190,20 +191,51 @@ def start_round_one(day: Day, event: Event) -> None:
     assert state(page, "started") == "done" and state(page, "finished") == "now"
 
 
-def follow_round_one(day: Day, event: Event, no_show: str) -> None:
-    """The round's page while it runs. The no-show's seat is played by a bot once the arrival countdown
-    is over and their first turn ran out."""
+def follow_round_one(day: Day, event: Event) -> None:
+    """From the control room to the round's live round view, which updates itself over its websocket:
+    every seat away while nobody has come."""
     page = control_room(day, event)
     page.get_by_role("link", name="Follow round 1").click()
-    page.locator("#table-1").wait_for()
-    assert no_show in page.locator("#table-1").inner_text()
-    day.snap(page, "08-round-running.png")
+    page.locator('#live-status[data-live="open"]').wait_for(state="attached")
+    assert page.locator("#live-table-1").is_visible()
+    assert set(seat_states(day).values()) == {"away"}
 
 
-# The live round view (per table connected / away / bot, time since the last move, a watch link) and the
-# round's time limit are not in this test: their page, the live round view of issue 15, is not built yet.
-# When it is, add `watch_the_live_round(day, event, connected, no_show)` and `set_a_time_limit(day, event)`
-# here and call them from `test_a_whole_small_event` after `follow_round_one`.
+def set_a_time_limit(day: Day, minutes: int) -> None:
+    page = day.organizer
+    page.get_by_role("spinbutton", name="Time limit in minutes from now").fill(str(minutes))
+    page.locator('button[value="time_limit"]').click()
+    page.locator('#live-status[data-live="open"]').wait_for(state="attached")
+    assert "time limit" in page.locator(".live-counts").inner_text()
+
+
+def seat_states(day: Day) -> dict:
+    """The live round view's seats: name → connected, away, bot_for_player, bot or left."""
+    return dict(day.organizer.evaluate("""() => [...document.querySelectorAll('tr[data-seat]')]
+        .map(tr => [tr.children[1].innerText.replace('★', '').trim(), tr.dataset.state])"""))
+
+
+class LiveRoundWatch:
+    """What the organizer's live round view showed while round one was played, without a reload: each
+    student connected, the no-show's seat played by a bot for her. Its picture is taken at that moment."""
+
+    def __init__(self, day: Day, connected: list[str], no_show: str) -> None:
+        self.day, self.connected, self.no_show = day, connected, no_show
+        self.seen: set = set()
+        self.day.organizer.evaluate("window.notReloaded = true")
+
+    def __call__(self) -> None:
+        if self.complete:
+            return
+        self.seen |= set(seat_states(self.day).items())
+        if self.complete:
+            assert self.day.organizer.evaluate("window.notReloaded") is True
+            self.day.snap(self.day.organizer, "08-live-round-view.png")
+
+    @property
+    def complete(self) -> bool:
+        return (self.no_show, "bot_for_player") in self.seen and all(
+            (name, "connected") in self.seen for name in self.connected)
 
 
 def plan_the_final(day: Day, event: Event, no_show: Player) -> None:
@@ -310,7 +342,7 @@ def game_over(page) -> bool:
     return page.locator("#banner.game-over").count() > 0
 
 
-def play_to_the_end(day: Day, phones: dict, timeout: float = 150) -> dict:
+def play_to_the_end(day: Day, phones: dict, watch=None, timeout: float = 150) -> dict:
     """The students at the table make their moves as they come until the game is over. On each one's first
     turn, the turn clock they find. The bots play the absent student's seat."""
     first_clock: dict = {}
@@ -322,6 +354,8 @@ def play_to_the_end(day: Day, phones: dict, timeout: float = 150) -> dict:
                 if name not in first_clock and page.locator("#countdown").is_visible():
                     first_clock[name] = clock_seconds(page)
                 play_one_step(page)
+        if watch:
+            watch()
         day.organizer.wait_for_timeout(50)
     return first_clock
 
@@ -350,11 +384,14 @@ def test_a_whole_small_event(live_asgi, event_day, chromium):
     phones = {name: wait_on_my_event(day, event, cookies[name]) for name in AT_THE_TABLE}
     day.snap(phones["Asha Sen"], "06-my-event-phone.png")
     start_round_one(day, event)
-    follow_round_one(day, event, "Meera Iyer")
+    follow_round_one(day, event)
+    set_a_time_limit(day, 30)
     go_to_the_tables(phones)
     day.snap(phones["Asha Sen"], "07-table-phone.png")
 
-    first_clock = play_to_the_end(day, phones)
+    watch = LiveRoundWatch(day, AT_THE_TABLE, "Meera Iyer")
+    first_clock = play_to_the_end(day, phones, watch)
+    assert watch.complete, watch.seen
     # Arrived before their first turn: the whole turn clock, nothing run down while they walked in.
     assert set(first_clock) == set(AT_THE_TABLE)
     assert all(TURN - 4 <= seconds <= TURN for seconds in first_clock.values()), first_clock
@@ -375,7 +412,7 @@ def test_a_whole_small_event(live_asgi, event_day, chromium):
     assert Round.objects.get(event=event, number=1).status == Round.Status.FINISHED
     actions = set(AuditEntry.objects.filter(event=event).values_list("action", flat=True))
     assert {"eligibility.import", "event.open_registration", "event.open_checkin", "player.check_in",
-            "round.create", "round.start", "bracket.create", "event.finish"} <= actions, actions
+            "round.create", "round.start", "round.time_limit", "bracket.create", "event.finish"} <= actions, actions
     assert Round.objects.get(event=event, number=2).status == Round.Status.FINISHED
     assert not day.errors, day.errors
     for name in SCREENSHOTS:

@@ -17,7 +17,11 @@ async function refresh() {
   if (fetching) return fetching;
   fetching = (async () => {
     try {
-      const response = await fetch(container.dataset.fragmentUrl, { headers: { "X-Requested-With": "fetch" } });
+      // "no-cache": ask the server every time (a 304 when nothing changed). The fragment's Cache-Control
+      // lets a cache serve it stale while it revalidates, which is right for readers arriving, but this
+      // fetch follows a change the socket announced and must see it.
+      const response = await fetch(container.dataset.fragmentUrl, {
+        cache: "no-cache", headers: { "X-Requested-With": "fetch" } });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const html = await response.text();
       if (html !== lastHtml) {

@@ -11,7 +11,8 @@ async function refresh() {
   if (fetching || document.hidden) return;
   fetching = true;
   try {
-    const response = await fetch(container.dataset.fragmentUrl, { headers: { "X-Requested-With": "fetch" } });
+    const response = await fetch(container.dataset.fragmentUrl, {
+      cache: "no-cache", headers: { "X-Requested-With": "fetch" } });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const html = await response.text();
     if (html !== lastHtml) {

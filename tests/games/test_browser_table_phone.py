@@ -292,10 +292,12 @@ def test_a_player_back_from_away_loses_the_bot_tag(live_asgi, taken_over, page):
 
 @pytest.fixture
 def bot_first(student):
-    """Two players; the bot plays first, a few seconds from now: the student's first turn follows."""
+    """Two players; the bot plays first, but only when the test lets it (its think time is held an hour
+    until then, so a loaded machine cannot let it move before the student's tap): the student's first
+    turn follows."""
     user, cookie = student
     live = rig_practice(user, "uno-official", [["R1", "R2", "G3"], ["R3", "R4", "B5"]], ["R5"], dealer=0)
-    LiveGame.objects.filter(pk=live.pk).update(deadline=timezone.now() + timedelta(seconds=12))
+    LiveGame.objects.filter(pk=live.pk).update(deadline=timezone.now() + timedelta(hours=1))
     return live, cookie
 
 
@@ -317,6 +319,7 @@ def test_the_sound_prompt_unlocks_the_tone_for_the_first_turn(live_asgi, bot_fir
     page.wait_for_function("window.ochoTable.sound.beeps >= 1")  # the tone plays once the context runs
     tapped = page.evaluate("window.ochoTable.sound.beeps")
     assert tapped == 1  # the tap itself plays the tone once
+    LiveGame.objects.filter(pk=live.pk).update(deadline=timezone.now())  # the bot may play now
     wait_my_turn(page, timeout=30_000)
     page.wait_for_function(f"window.ochoTable.sound.beeps > {tapped}")  # and the first turn does too
     assert errors == []

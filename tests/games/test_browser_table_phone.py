@@ -99,7 +99,10 @@ def wait_my_turn(page, timeout=20_000):
 
 
 def box(page, selector):
-    return page.locator(selector).bounding_box()
+    """The element's box, read in one step (waiting for the element): a change arriving meanwhile redraws
+    the table, and a box read through a locator could belong to an element already replaced."""
+    return page.eval_on_selector(selector, """el => {
+      const r = el.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; }""")
 
 
 def uncovered(page, selector) -> bool:

@@ -65,14 +65,14 @@ export class TurnSignal {
       toggle.addEventListener("click", () => {
         setSoundEnabled(!soundEnabled());
         this.showToggle();
-        if (soundEnabled()) this.beep();
+        if (soundEnabled()) this.beep({ asked: true });
         this.showPrompt();
       });
     }
     if (prompt) {
       prompt.addEventListener("click", () => {
         this.unlock();
-        this.beep(); // the tap itself says the sound works
+        this.beep({ asked: true }); // the tap itself says the sound works
       });
     }
     // Any tap or key press on the page also unlocks the sound.
@@ -138,7 +138,9 @@ export class TurnSignal {
     return this.audio;
   }
 
-  beep() {
+  /** One tone; `asked`: the player tapped for it (the prompt or the switch), so it plays however long the
+   * browser takes to start the sound, where a turn's tone that comes late is left out. */
+  beep({ asked = false } = {}) {
     const ctx = this.ensureAudio();
     if (!ctx) return;
     if (ctx.state === "running") {
@@ -146,9 +148,9 @@ export class TurnSignal {
       return;
     }
     // Blocked until a tap (the prompt asks for one); within a tap, resuming is allowed: play then, but
-    // never a late tone long after the turn came.
-    const asked = Date.now();
-    ctx.resume().then(() => { if (Date.now() - asked < 1000) this.tone(ctx); }, () => {});
+    // never a turn's tone long after the turn came.
+    const since = Date.now();
+    ctx.resume().then(() => { if (asked || Date.now() - since < 1000) this.tone(ctx); }, () => {});
   }
 
   tone(ctx) {

@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -35,7 +36,7 @@ class Site:
         if not self.own_sweeper:
             self.env["BENCH_SWEEPER_IN_PROCESS"] = "1"
         self.processes: list[subprocess.Popen] = []
-        self.log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-live-{os.getpid()}.log", "w")
+        self.log = open(Path(tempfile.gettempdir()) / f"bench-live-{os.getpid()}.log", "w")
 
     def start(self) -> Site:
         py = sys.executable

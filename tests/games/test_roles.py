@@ -123,12 +123,16 @@ def test_run_sweeper_once():
     assert LiveGame.objects.get(pk=live.pk).version > 1
 
 
-def test_a_move_costs_a_fixed_number_of_queries(django_assert_max_num_queries):
+def test_a_move_costs_a_fixed_number_of_queries(django_assert_max_num_queries, monkeypatch):
     from games import engine
     from games.services.moves import submit_move
     from tests.games.factories import make_tournament_game
+    from tournament import standings_cache
     from tournament.services.live_tables import live_game_for
 
+    # One scores-version row in PRUNE_EVERY also deletes the event's old rows: amortized, and depending on
+    # the row ids other tests left, so it is left out of the counts pinned here.
+    monkeypatch.setattr(standings_cache, "PRUNE_EVERY", 10**12)
     tgame, users = make_tournament_game(4)
     live = live_game_for(tgame, seed=11)
     state = engine.Game.from_dict(live.state)

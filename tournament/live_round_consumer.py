@@ -12,7 +12,6 @@ organizer's actions are the page's forms (plain POSTs through the admin, permiss
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 
 from channels.db import database_sync_to_async
@@ -20,13 +19,13 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 
+from tournament import refresh_requests
 from tournament.admin.scoping import in_events
 from tournament.live import event_group_name, round_live_group
 from tournament.models import Round
 from tournament.services.live_round import round_live
 from tournament.services.round_control import reserves
 
-MAX_MESSAGE_BYTES = 256
 MIN_SECONDS_BETWEEN_SENDS = 1.0
 CLOSE_FORBIDDEN = 4403
 TABLES_TEMPLATE = "admin/tournament/_live_round_tables.html"
@@ -98,19 +97,8 @@ class LiveRoundConsumer(AsyncJsonWebsocketConsumer):
         if await check(self.user, self.round_id) is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        if text_data is None:
-            await self.send_error("send JSON text, not binary data")
-            return
-        if len(text_data.encode()) > MAX_MESSAGE_BYTES:
-            await self.send_error(f"message too large (limit {MAX_MESSAGE_BYTES} bytes)")
-            return
-        try:
-            content = json.loads(text_data)
-        except ValueError:
-            await self.send_error("message is not valid JSON")
-            return
-        if content != {"type": "refresh"}:
-            await self.send_error('unknown message; the only message accepted is {"type": "refresh"}')
+        if error := refresh_requests.refusal(text_data):
+            await self.send_error(error)
             return
         await self.changed()
 

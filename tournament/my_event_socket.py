@@ -11,16 +11,14 @@ tiny ("changed"); each socket builds its user's HTML from the database. Incoming
 
 from __future__ import annotations
 
-import json
 import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from tournament import refresh_requests
 from tournament.live import my_event_group_name
 
-MAX_MESSAGE_BYTES = 256
-MIN_SECONDS_BETWEEN_REFRESHES = 1.0
 CLOSE_FORBIDDEN = 4403
 CLOSE_NO_SUCH_EVENT = 4404
 
@@ -67,23 +65,12 @@ class MyEventConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.group_name, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
-        if text_data is None:
-            await self.send_error("send JSON text, not binary data")
-            return
-        if len(text_data.encode()) > MAX_MESSAGE_BYTES:
-            await self.send_error(f"message too large (limit {MAX_MESSAGE_BYTES} bytes)")
-            return
-        try:
-            content = json.loads(text_data)
-        except ValueError:
-            await self.send_error("message is not valid JSON")
-            return
-        if content != {"type": "refresh"}:
-            await self.send_error('unknown message; the only message accepted is {"type": "refresh"}')
+        if error := refresh_requests.refusal(text_data):
+            await self.send_error(error)
             return
         now = time.monotonic()
-        if now - self.last_refresh < MIN_SECONDS_BETWEEN_REFRESHES:
-            await self.send_error("refreshing too often; wait a second")
+        if error := refresh_requests.too_soon(self.last_refresh, now):
+            await self.send_error(error)
             return
         self.last_refresh = now
         await self.send_page(force=True)

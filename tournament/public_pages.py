@@ -8,7 +8,7 @@ event", their position on a leaderboard) comes from ``/me.json`` (``tournament.v
 ``static/js/reader.js`` fetches and fills in.
 
 The rendered HTML is kept in Django's cache under the event's scores version
-(``tournament.standings_cache``): a new version is a new key, so a change shows at once and old pages
+(``tournament.scores_version``): a new version is a new key, so a change shows at once and old pages
 expire. The event and its version are looked up once per ``STANDINGS_VERSION_CHECK_SECONDS`` per
 process (``event_and_version``: no query in between, unless a change was made or heard of here).
 ``public_page`` answers conditional requests (``ETag`` from the event and version, through Django's
@@ -33,7 +33,8 @@ from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import condition, require_safe
 
-from tournament.standings_cache import Version, heard_of_change, memo, peek, public_event, shared, shared_name
+from tournament.scores_version import Version, heard_of_change, public_event
+from tournament.standings_cache import memo, peek, shared, shared_name
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ _events: dict[str, tuple] = {}  # slug -> (the public event, its version, monoto
 def event_and_version(request, slug: str):
     """The public event with this slug and its scores version (``(None, None)``: none), read from the
     database at most every ``STANDINGS_VERSION_CHECK_SECONDS`` per process and slug, and at once after a
-    change made or heard of here (``standings_cache.heard_of_change``); once per request whatever the
+    change made or heard of here (``scores_version.heard_of_change``); once per request whatever the
     setting."""
     held = getattr(request, "public_event", None)
     if held is not None and held[0] == slug:

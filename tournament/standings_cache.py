@@ -1,12 +1,25 @@
 """Standings and rendered public pages kept per event and scores version (``tournament.scores_version``),
 so that a page read by many people at once is computed once per change instead of once per reader.
 
-Values are kept in the process (``memo``) for ``STANDINGS_CACHE_SECONDS`` (default 60 s, for changes made
-outside the services: a row edited in the database by hand). Computed standings (and big brackets'
-rendered pages, ``shared``) go through Django's cache as well when ``STANDINGS_SHARED_CACHE`` is on (with
-``REDIS_URL``, see config/settings.py): one worker builds a version's value for all, under a short lock
-in the cache so that two workers do not build it at once; rendered HTML is also kept in the process (a
-small LRU), where serving it costs no I/O at all.
+**In the process** (``memo``, ``peek``): cachetools' ``cached`` over a ``TLRUCache`` of ``MEMO_ENTRIES``
+values, each kept for ``STANDINGS_CACHE_SECONDS`` (default 60 s: the longest a change made outside the
+services, a row edited in the database by hand, goes unseen). With its ``condition``, a missing value is
+built by one thread while the others asking for it wait for that build, as long as it takes, instead of
+repeating it (a build that raises lets the next one try); a value kept costs no I/O at all to serve.
+
+**Across processes** (``shared``): computed standings and big brackets' rendered pages go through
+Django's cache as well when ``STANDINGS_SHARED_CACHE`` is on (with ``REDIS_URL``, see
+config/settings.py): one worker builds a version's value for all, the others wait for it (for up to
+``BUILD_WAIT_SECONDS``, then they build it themselves).
+
+Written here by hand, because no library does it:
+
+- which values are kept (``_TwoNewestVersions``): an event's values for its two newest versions only,
+  a rule of ours about our keys;
+- the build lock in Django's cache (``shared``): Django's cache offers no lock and no way to wait for a
+  key, so ``cache.add`` of a ``:building`` key is the lock (atomic in Redis and in local memory) and a
+  worker that did not get it asks for the value again every ``SHARED_POLL_SECONDS``. redis-py's lock
+  would do the same polling, for Redis only.
 """
 
 from __future__ import annotations
@@ -14,10 +27,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from cachetools import LRUCache, TLRUCache, cached
 from django.conf import settings
 from django.core.cache import cache
 
@@ -29,66 +42,14 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-MEMO_ENTRIES = 512
-BUILD_WAIT_SECONDS = 30
-SHARED_POLL_SECONDS = 0.05
+MEMO_ENTRIES = 512  # values per process: a few events' standings, brackets and pages, two versions each
+BUILD_WAIT_SECONDS = 30  # how long a worker waits for another one's shared build (and holds its own lock)
+SHARED_POLL_SECONDS = 0.05  # how often a waiting worker asks Django's cache for the value again
 
 
-def _max_age() -> float:
-    return float(getattr(settings, "STANDINGS_CACHE_SECONDS", 60.0))
-
-
-def _shared_on() -> bool:
-    return bool(getattr(settings, "STANDINGS_SHARED_CACHE", False))
-
-
-_lock = threading.Lock()
-_memo: OrderedDict[tuple, tuple[Any, float]] = OrderedDict()
-_building: dict[tuple, threading.Event] = {}  # keys a thread is computing now
-_kept: dict[tuple[int, float], list[int]] = {}  # (event id, created) -> the (up to 2) version changes kept in _memo
-
-
-def clear() -> None:
-    """Drop every value this process keeps (tests)."""
-    with _lock:
-        _memo.clear()
-        _kept.clear()
-
-
-def memo(key: tuple, build: Callable[[], Any]) -> Any:
-    """The value stored under ``key`` in this process (keys include a Version), built once when missing:
-    readers arriving while another thread builds it wait for that build instead of repeating it."""
-    while True:
-        now = time.monotonic()
-        with _lock:
-            hit = _memo.get(key)
-            if hit is not None and now - hit[1] < _max_age():
-                _memo.move_to_end(key)
-                return hit[0]
-            building = _building.get(key)
-            if building is None:
-                building = _building[key] = threading.Event()
-                break
-        if not building.wait(BUILD_WAIT_SECONDS):
-            return build()  # the other build is stuck: do not wait forever
-    try:
-        value = build()
-        with _lock:
-            if _keep(key):
-                _memo[key] = (value, now)
-                _memo.move_to_end(key)
-                while len(_memo) > MEMO_ENTRIES:
-                    _memo.popitem(last=False)
-        return value
-    finally:
-        with _lock:
-            _building.pop(key, None)
-        building.set()
-
-
-def _keep(key: tuple) -> bool:
-    """Whether to store a value under ``key``; an event's values are kept for its two newest versions
-    only (caller holds ``_lock``).
+class _TwoNewestVersions(TLRUCache):
+    """A ``TLRUCache`` that keeps an event's values (keys whose second item is a ``Version``) for its two
+    newest versions only.
 
     Versions only move forward, so a value kept for an older version is hardly ever asked for again;
     left in the LRU until pushed out, they piled up while scores changed (512 entries: about 100
@@ -96,70 +57,92 @@ def _keep(key: tuple) -> bool:
     full garbage collection walked them all, holding up the worker's event loop (see
     docs/performance.md, "Pages"). Two, not one: a big event's pages show the published version
     (``scores_version``) while its live socket reads the newest, in the same process. A value built for
-    a version older than both kept ones is returned but not stored."""
-    version = key[1] if len(key) > 1 and isinstance(key[1], Version) else None
-    if version is None:
+    a version older than both kept ones is returned to its reader (``cached``) but not stored."""
+
+    def __init__(self, maxsize: int, ttu: Callable) -> None:
+        super().__init__(maxsize, ttu)
+        self.kept: LRUCache[tuple[int, float], tuple[int, ...]] = LRUCache(maxsize)  # event -> changes kept
+
+    def __setitem__(self, key: tuple, value: Any) -> None:
+        version = key[1] if len(key) > 1 and isinstance(key[1], Version) else None
+        if version is None or self._keeps(version):
+            super().__setitem__(key, value)
+
+    def _keeps(self, version: Version) -> bool:
+        event = (version.event_id, version.created)
+        kept = self.kept.get(event, ())
+        if version.change in kept:
+            return True
+        if len(kept) >= 2 and version.change < kept[0]:
+            return False
+        kept = sorted((*kept, version.change))
+        self.kept[event] = tuple(kept[-2:])
+        if len(kept) > 2:
+            for old in [k for k in self if len(k) > 1 and isinstance(k[1], Version)
+                        and (k[1].event_id, k[1].created) == event and k[1].change == kept[0]]:
+                self.pop(old, None)
         return True
-    event = (version.event_id, version.created)
-    kept = _kept.get(event)
-    if kept is None:
-        kept = _kept[event] = []
-        if len(_kept) > MEMO_ENTRIES:  # events long gone (tests): forget the oldest
-            _kept.pop(next(iter(_kept)))
-    if version.change in kept:
-        return True
-    if len(kept) >= 2 and version.change < kept[0]:
-        return False
-    kept.append(version.change)
-    kept.sort()
-    if len(kept) > 2:
-        dropped = kept.pop(0)
-        for old in [k for k in _memo if len(k) > 1 and isinstance(k[1], Version)
-                    and (k[1].event_id, k[1].created) == event and k[1].change == dropped]:
-            del _memo[old]
-    return True
+
+    def clear(self) -> None:
+        super().clear()
+        self.kept.clear()
+
+
+def _until_stale(_key, _value, now: float) -> float:
+    return now + float(settings.STANDINGS_CACHE_SECONDS)
+
+
+# Guards _values (cachetools' caches are not thread-safe) and wakes the threads waiting for a build.
+_built = threading.Condition()
+_values = _TwoNewestVersions(MEMO_ENTRIES, _until_stale)
+
+
+@cached(_values, key=lambda key, build: key, condition=_built)
+def memo(key: tuple, build: Callable[[], Any]) -> Any:
+    """The value stored under ``key`` in this process (keys include a Version), built once when missing:
+    readers arriving while another thread builds it wait for that build instead of repeating it."""
+    return build()
 
 
 def peek(key: tuple) -> Any:
     """The value stored under ``key`` in this process, or None."""
-    with _lock:
-        hit = _memo.get(key)
-        if hit is not None and time.monotonic() - hit[1] < _max_age():
-            return hit[0]
-    return None
+    with _built:
+        return _values.get(key)
+
+
+def clear() -> None:
+    """Drop every value this process keeps (tests)."""
+    memo.cache_clear()
 
 
 def shared(name: str, build: Callable[[], tuple[Any, bool]]) -> Any:
-    """The value stored in the shared cache under ``name`` (which must name its version), else
+    """The value stored in Django's cache under ``name`` (which must name its version), else
     ``build()``'s, stored there when it says so (``(value, share)``). With ``STANDINGS_SHARED_CACHE``
-    off, just ``build()``. A short lock in the cache (``cache.add``) makes one worker build a value while
-    the others wait for it (for up to ``BUILD_WAIT_SECONDS``, then they build it themselves)."""
-    if not _shared_on():
+    off, just ``build()``. A lock in the cache (``cache.add``, see the module's docstring) makes one
+    worker build a value while the others wait for it (for up to ``BUILD_WAIT_SECONDS``, then they build
+    it themselves)."""
+    if not settings.STANDINGS_SHARED_CACHE:
         return build()[0]
-    lock = f"{name}:building"
+    lock, mine = f"{name}:building", False
     try:
-        stored = cache.get(name)
-        if stored is not None:
-            return stored
-        mine = cache.add(lock, 1, timeout=BUILD_WAIT_SECONDS)
         deadline = time.monotonic() + BUILD_WAIT_SECONDS
-        while not mine and time.monotonic() < deadline:
-            time.sleep(SHARED_POLL_SECONDS)
-            stored = cache.get(name)
-            if stored is not None:
-                return stored
-            mine = cache.add(lock, 1, timeout=BUILD_WAIT_SECONDS)  # the builder gave up (or just finished)
-            if mine and (stored := cache.get(name)) is not None:
-                cache.delete(lock)
-                return stored
+        # Taking the lock, look once more: its builder may have stored the value and let go meanwhile.
+        while (stored := cache.get(name)) is None and not mine:
+            mine = cache.add(lock, 1, timeout=BUILD_WAIT_SECONDS)
+            if not mine:
+                if time.monotonic() >= deadline:
+                    break  # the builder is stuck or gone: build it here
+                time.sleep(SHARED_POLL_SECONDS)
     except Exception:  # noqa: BLE001 - a cache that is down only costs time
         logger.warning("standings cache unavailable", exc_info=True)
         return build()[0]
     try:
+        if stored is not None:
+            return stored
         value, share = build()
         if share:
             try:
-                cache.set(name, value, timeout=_max_age())
+                cache.set(name, value, timeout=float(settings.STANDINGS_CACHE_SECONDS))
             except Exception:  # noqa: BLE001
                 logger.warning("standings cache unavailable", exc_info=True)
         return value
@@ -181,7 +164,7 @@ def standings(event: Event, version: Version, round: Round | None = None) -> lis
     with the shared cache on, once for every process."""
     from tournament.standings import StandingRow, compute_standings
 
-    key = ("standings", version, round.pk if round is not None else None)
+    part = round.pk if round is not None else None
 
     def compute() -> tuple[list[tuple], bool]:
         rows = compute_standings(event, round=round)
@@ -190,9 +173,9 @@ def standings(event: Event, version: Version, round: Round | None = None) -> lis
         return [_row_values(r) for r in rows], True
 
     def build() -> list[StandingRow]:
-        return [StandingRow(*values) for values in shared(shared_name("standings", version, key[2]), compute)]
+        return [StandingRow(*values) for values in shared(shared_name("standings", version, part), compute)]
 
-    return memo(key, build)
+    return memo(("standings", version, part), build)
 
 
 def _row_values(row: StandingRow) -> tuple:

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from functools import wraps
 
+from cachetools import TLRUCache
 from django.conf import settings
 from django.contrib.auth.context_processors import PermWrapper
 from django.contrib.auth.models import AnonymousUser
@@ -40,8 +41,14 @@ logger = logging.getLogger(__name__)
 
 MAX_EVENTS = 1024  # slugs remembered per process (events, not readers: a handful in practice)
 
-_lock = threading.Lock()
-_events: dict[str, tuple] = {}  # slug -> (the public event, its version, monotonic time they were read)
+
+def _until_next_check(_slug, known: tuple, _now: float) -> float:
+    return known[2] + float(settings.STANDINGS_VERSION_CHECK_SECONDS)
+
+
+_lock = threading.Lock()  # cachetools' caches are not thread-safe; page requests run in several threads
+# slug -> (the public event, its version, monotonic time they were read), until the version is to be read again
+_events: TLRUCache[str, tuple] = TLRUCache(MAX_EVENTS, _until_next_check)
 
 
 def event_and_version(request, slug: str):
@@ -54,8 +61,7 @@ def event_and_version(request, slug: str):
         return held[1]
     with _lock:
         known = _events.get(slug)
-    if (known is not None and time.monotonic() - known[2] < float(settings.STANDINGS_VERSION_CHECK_SECONDS)
-            and not heard_of_change(known[0].pk)):
+    if known is not None and not heard_of_change(known[0].pk):
         event, version = known[0], known[1]
     else:
         read_at = time.monotonic()
@@ -64,8 +70,6 @@ def event_and_version(request, slug: str):
             if event is None:
                 _events.pop(slug, None)
             else:
-                if len(_events) >= MAX_EVENTS:
-                    _events.clear()
                 _events[slug] = (event, version, read_at)
     request.public_event = (slug, (event, version))
     return event, version

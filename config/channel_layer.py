@@ -4,15 +4,15 @@ A group message reaches every socket of the group in this process as the same by
 what Redis delivered into each socket's queue), and each socket's `receive` decrypts and unpacks it again.
 A live table's change carries its engine state (games.services.broadcast), so with five sockets of a table
 in a process that was 14% of a loaded worker's time (profiled). Here the decoded message is kept, keyed by
-that bytes object, for the other sockets. They share one dict: consumers must read group messages, not
-change them (ours do).
+that bytes object, for the other sockets (a cachetools ``FIFOCache``: the oldest message goes first). They
+share one dict: consumers must read group messages, not change them (ours do).
 """
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 
+from cachetools import FIFOCache
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
 KEEP = 256  # decoded messages kept: more than a process's sockets take to read one message
@@ -21,7 +21,8 @@ KEEP = 256  # decoded messages kept: more than a process's sockets take to read 
 class SharedDecodingPubSubLayer(RedisPubSubChannelLayer):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._decoded: OrderedDict[int, tuple[bytes, dict]] = OrderedDict()
+        # id(message) -> (message, decoded): holding the message keeps its id from being reused
+        self._decoded: FIFOCache[int, tuple[bytes, dict]] = FIFOCache(KEEP)
         self._lock = threading.Lock()  # a process may run more than one event loop (the layer is shared)
 
     def deserialize(self, message: bytes):
@@ -33,6 +34,4 @@ class SharedDecodingPubSubLayer(RedisPubSubChannelLayer):
         decoded = super().deserialize(message)
         with self._lock:
             self._decoded[key] = (message, decoded)
-            while len(self._decoded) > KEEP:
-                self._decoded.popitem(last=False)
         return decoded

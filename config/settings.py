@@ -105,9 +105,10 @@ if _POOL and _POOL["max_size"] < LIVE_DB_THREADS:
         "database thread holds a connection during its call; raise the pool or lower LIVE_DB_THREADS.")
 CHANNEL_LAYERS = channel_layers_from_env()
 # Caches: Redis, shared by every worker process and machine, when REDIS_URL is set; else this process's
-# memory. Leaderboard and bracket pages are cached per event and scores version (tournament/standings_cache.py,
-# tournament/public_pages.py): the version is read again at most every STANDINGS_VERSION_CHECK_SECONDS per
-# process; computed standings and rendered pages are shared through the cache with Redis.
+# memory. Leaderboard and bracket pages are cached per event and scores version (tournament/scores_version.py,
+# tournament/standings_cache.py, tournament/public_pages.py): the version is read again at most every
+# STANDINGS_VERSION_CHECK_SECONDS per process; computed standings and rendered pages are shared through the
+# cache with Redis.
 _REDIS_URL = text("REDIS_URL", "")
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _REDIS_URL,
@@ -119,7 +120,7 @@ STANDINGS_SHARED_CACHE = bool(_REDIS_URL)
 STANDINGS_VERSION_CHECK_SECONDS = number("STANDINGS_VERSION_CHECK_SECONDS", 1.0, minimum=0)
 STANDINGS_CACHE_SECONDS = number("STANDINGS_CACHE_SECONDS", 60.0, minimum=0)
 # Events of at least STANDINGS_SETTLE_MIN_PLAYERS players show scores that move on at most every
-# STANDINGS_SETTLE_SECONDS while hands are being scored (tournament/standings_cache.py).
+# STANDINGS_SETTLE_SECONDS while hands are being scored (tournament/scores_version.py).
 STANDINGS_SETTLE_SECONDS = number("STANDINGS_SETTLE_SECONDS", 2.0, minimum=0)
 STANDINGS_SETTLE_MIN_PLAYERS = whole_number("STANDINGS_SETTLE_MIN_PLAYERS", 1000, minimum=1)
 # Cache-Control of the public pages (tournament/public_pages.py), the same for every reader: how many

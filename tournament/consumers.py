@@ -43,7 +43,8 @@ def latest_announcement(event_id: int) -> dict | None:
 @database_sync_to_async
 def leaderboard_page(event, page: int) -> dict:
     """One page of the event's leaderboard, from the standings cached for the current scores version."""
-    from tournament.standings_cache import current_version, standings
+    from tournament.scores_version import current_version
+    from tournament.standings_cache import standings
     from tournament.views.leaderboard import PAGE_SIZE, pages_for
 
     rows = standings(event, current_version(event))
@@ -107,7 +108,7 @@ class LeaderboardConsumer(AsyncJsonWebsocketConsumer):
     async def scores_changed(self, message: dict) -> None:
         """Group message from ``notify_scores_changed``: read the scores version again (the change may
         come from another process) and send the page's rows."""
-        from tournament.standings_cache import forget_version
+        from tournament.scores_version import forget_version
 
         forget_version(self.event.pk)
         await self.send_leaderboard()

@@ -6,7 +6,7 @@ The services that record hands call ``notify_scores_changed(event)``; every webs
 server and sends the fresh public rows to its browser. The message on the channel layer is deliberately
 tiny ("scores changed"): the rows are built by each consumer from the database, never carried in it.
 
-It also records the change (``tournament.standings_cache.record_change``): the event's scores version
+It also records the change (``tournament.scores_version.record_change``): the event's scores version
 moves, so every process's cached standings and pages are recomputed on their next read.
 """
 
@@ -58,7 +58,7 @@ def notify_scores_changed(event: Event) -> None:
 
 def notify_event_scores_changed(event_id: int) -> None:
     """``notify_scores_changed`` for an event known by its id."""
-    from tournament.standings_cache import record_change
+    from tournament.scores_version import record_change
 
     record_change(event_id)
     transaction.on_commit(lambda: _send_scores_changed(event_id))

@@ -8,7 +8,7 @@ event", their position on a leaderboard) comes from ``/me.json`` (``tournament.v
 ``static/js/reader.js`` fetches and fills in.
 
 The rendered HTML is kept in Django's cache under the event's scores version
-(``tournament.standings_cache``): a new version is a new key, so a change shows at once and old pages
+(``tournament.scores_version``): a new version is a new key, so a change shows at once and old pages
 expire. The event and its version are looked up once per ``STANDINGS_VERSION_CHECK_SECONDS`` per
 process (``event_and_version``: no query in between, unless a change was made or heard of here).
 ``public_page`` answers conditional requests (``ETag`` from the event and version, through Django's
@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from functools import wraps
 
+from cachetools import TLRUCache
 from django.conf import settings
 from django.contrib.auth.context_processors import PermWrapper
 from django.contrib.auth.models import AnonymousUser
@@ -33,28 +34,34 @@ from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import condition, require_safe
 
-from tournament.standings_cache import Version, heard_of_change, memo, peek, public_event, shared, shared_name
+from tournament.scores_version import Version, heard_of_change, public_event
+from tournament.standings_cache import memo, peek, shared, shared_name
 
 logger = logging.getLogger(__name__)
 
 MAX_EVENTS = 1024  # slugs remembered per process (events, not readers: a handful in practice)
 
-_lock = threading.Lock()
-_events: dict[str, tuple] = {}  # slug -> (the public event, its version, monotonic time they were read)
+
+def _until_next_check(_slug, known: tuple, _now: float) -> float:
+    return known[2] + float(settings.STANDINGS_VERSION_CHECK_SECONDS)
+
+
+_lock = threading.Lock()  # cachetools' caches are not thread-safe; page requests run in several threads
+# slug -> (the public event, its version, monotonic time they were read), until the version is to be read again
+_events: TLRUCache[str, tuple] = TLRUCache(MAX_EVENTS, _until_next_check)
 
 
 def event_and_version(request, slug: str):
     """The public event with this slug and its scores version (``(None, None)``: none), read from the
     database at most every ``STANDINGS_VERSION_CHECK_SECONDS`` per process and slug, and at once after a
-    change made or heard of here (``standings_cache.heard_of_change``); once per request whatever the
+    change made or heard of here (``scores_version.heard_of_change``); once per request whatever the
     setting."""
     held = getattr(request, "public_event", None)
     if held is not None and held[0] == slug:
         return held[1]
     with _lock:
         known = _events.get(slug)
-    if (known is not None and time.monotonic() - known[2] < float(settings.STANDINGS_VERSION_CHECK_SECONDS)
-            and not heard_of_change(known[0].pk)):
+    if known is not None and not heard_of_change(known[0].pk):
         event, version = known[0], known[1]
     else:
         read_at = time.monotonic()
@@ -63,8 +70,6 @@ def event_and_version(request, slug: str):
             if event is None:
                 _events.pop(slug, None)
             else:
-                if len(_events) >= MAX_EVENTS:
-                    _events.clear()
                 _events[slug] = (event, version, read_at)
     request.public_event = (slug, (event, version))
     return event, version

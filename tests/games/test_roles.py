@@ -127,12 +127,12 @@ def test_a_move_costs_a_fixed_number_of_queries(django_assert_max_num_queries, m
     from games import engine
     from games.services.moves import submit_move
     from tests.games.factories import make_tournament_game
-    from tournament import standings_cache
+    from tournament import scores_version
     from tournament.services.live_tables import live_game_for
 
     # One scores-version row in PRUNE_EVERY also deletes the event's old rows: amortized, and depending on
     # the row ids other tests left, so it is left out of the counts pinned here.
-    monkeypatch.setattr(standings_cache, "PRUNE_EVERY", 10**12)
+    monkeypatch.setattr(scores_version, "PRUNE_EVERY", 10**12)
     tgame, users = make_tournament_game(4)
     live = live_game_for(tgame, seed=11)
     state = engine.Game.from_dict(live.state)

@@ -2,15 +2,17 @@ import pytest
 
 from tests.live_asgi import live_asgi, live_asgi_database_cleanup, live_asgi_settings  # noqa: F401 (fixtures)
 from tests.tournament.organizer_factories import PASSWORD, make_event, make_organizer_of
-from tournament import public_pages, standings_cache
+from tournament import public_pages, scores_version, standings_cache
 
 
 @pytest.fixture
 def cold_caches():
-    """No standings or page kept from another test (both caches live in the process)."""
+    """No version, standings or page kept from another test (these caches live in the process)."""
+    scores_version.clear()
     standings_cache.clear()
     public_pages.clear()
     yield
+    scores_version.clear()
     standings_cache.clear()
     public_pages.clear()
 

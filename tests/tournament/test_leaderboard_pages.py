@@ -10,6 +10,7 @@ from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.standings_data import make_event, make_players, record_games, seat_round
 from tournament import standings_cache
 from tournament.models import Game, Seat
+from tournament.scores_version import Version
 from tournament.services import bracket_stages, next_round, results
 from tournament.services.next_round import NextRoundOptions
 
@@ -163,8 +164,8 @@ def test_the_memo_keeps_only_the_two_newest_versions_of_an_event():
     """Versions only move forward: what was kept for older ones goes when a newer one is stored (while
     scores changed, old versions' standings and pages piled up in every worker). Two are kept: a big
     event's pages show the published version while its live socket reads the newest."""
-    old, shown, new = (standings_cache.Version(41, 1.5, change) for change in (7, 9, 12))
-    other = standings_cache.Version(42, 2.5, 3)
+    old, shown, new = (Version(41, 1.5, change) for change in (7, 9, 12))
+    other = Version(42, 2.5, 3)
     builds = []
 
     def build(value):

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.standings_data import make_event, make_players, record_games, seat_round
-from tournament import public_pages, standings_cache
+from tournament import public_pages, scores_version, standings_cache
 from tournament.models import Game, Seat
 from tournament.services import next_round, results
 from tournament.services.next_round import NextRoundOptions
@@ -50,8 +50,8 @@ def test_a_big_events_pages_show_the_published_version_until_it_moves_on(client,
     assert points_shown(client, event, seats[2].player) == (0 if big else 18)
     # The live socket's version is never held back.
     event.refresh_from_db()
-    _, shown = standings_cache.public_event(event.slug)
-    assert standings_cache.current_version(event).change > shown.change if big else True
+    _, shown = scores_version.public_event(event.slug)
+    assert scores_version.current_version(event).change > shown.change if big else True
     cache.delete(shown_key(event))  # the period is over (Redis expires the key)
     assert points_shown(client, event, seats[2].player) == 18
 
@@ -71,7 +71,8 @@ def test_a_worker_gets_the_bracket_page_another_one_rendered(client, settings, m
     url = reverse("bracket", args=[event.slug, round_two.number])
     fragment = reverse("bracket_fragment", args=[event.slug, round_two.number])
     page, part = client.get(url).content, client.get(fragment).content
-    standings_cache.clear()  # another process: nothing of this event in memory
+    scores_version.clear()  # another process: nothing of this event in memory
+    standings_cache.clear()
     public_pages.clear()
 
     def no_diagram(round_):

@@ -6,7 +6,7 @@ from django.db import models
 class StandingsChange(models.Model):
     """One change to what an event's leaderboard or bracket shows (a hand scored or corrected, a player
     registered or withdrawn, a round seated...). Rows are only ever added: the event's scores version is
-    the id of its latest row (``tournament.standings_cache``), so writers never wait for each other, and
+    the id of its latest row (``tournament.scores_version``), so writers never wait for each other, and
     the version moves only when the transaction that wrote the change commits. Old rows are pruned."""
 
     id = models.BigAutoField(primary_key=True)
@@ -28,7 +28,7 @@ def _changed(sender, instance, **kwargs) -> None:
     scores and bracket tables are saved by services that call ``tournament.live.notify_scores_changed``;
     seats by the services that create rounds. (Deleting a round counts too; a deleted event or player
     has nothing left to show.)"""
-    from tournament.standings_cache import record_change
+    from tournament.scores_version import record_change
 
     event_id = instance.pk if sender.__name__ == "Event" else getattr(instance, "event_id", None)
     if sender.__name__ == "BracketStage":  # a stage built, rebuilt or started: its round's event

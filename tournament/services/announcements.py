@@ -13,8 +13,8 @@ from django.db import transaction
 from tournament.live import event_announce_group
 from tournament.models import Announcement, Event
 from tournament.models.announcements import ANNOUNCEMENT_MAX_LENGTH
+from tournament.scores_version import record_change
 from tournament.services import audit
-from tournament.standings_cache import record_change
 
 logger = logging.getLogger(__name__)
 

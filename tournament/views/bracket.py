@@ -21,9 +21,10 @@ from django.urls import reverse
 from tournament.generators.brackets import GAME_FORMATS
 from tournament.models import Round
 from tournament.public_pages import cached_page, event_and_version, public_page, render_public
+from tournament.scores_version import note_size
 from tournament.services.bracket_view import BracketState, load_bracket
 from tournament.services.stage_results import stage_advancers
-from tournament.standings_cache import memo, note_size
+from tournament.standings_cache import memo
 
 POLL_SECONDS = 5
 WHOLE_DIAGRAM_TABLES = 64

@@ -9,11 +9,11 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
 from tournament.models import Event, Player, Round, Seat, Table
+from tournament.scores_version import public_event as cached_public_event
 from tournament.services.next_step import next_steps_for
 from tournament.services.organizers import runs_event
 from tournament.services.rotations import table_schedule
 from tournament.standings import TIEBREAK_ORDER
-from tournament.standings_cache import public_event as cached_public_event
 from tournament.standings_cache import standings as cached_standings
 from tournament.views.leaderboard import leaderboard
 from tournament.views.rules_summary import rules_summary

@@ -2,7 +2,7 @@
 
 Anyone may watch a public event (no login): the consumer joins the event's group, sends the current
 leaderboard page (``?page=N`` on the socket's URL, 100 rows a page as on the page itself), and sends it
-again whenever ``tournament.live.notify_scores_changed`` says scores changed
+again whenever ``tournament.page_notices.notify_scores_changed`` says scores changed
 or the client asks with ``{"type": "refresh"}``. Rows are built on the server from the database and hold
 public data only. Every incoming message is checked: anything but a small ``{"type": "refresh"}`` gets an
 error message and changes nothing.
@@ -21,7 +21,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from tournament import refresh_requests
-from tournament.live import event_announce_group, event_group_name
+from tournament.page_notices import event_announce_group, event_group_name
 
 CLOSE_NO_SUCH_EVENT = 4404
 

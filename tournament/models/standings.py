@@ -24,10 +24,9 @@ class StandingsChange(models.Model):
 
 def _changed(sender, instance, **kwargs) -> None:
     """Events, players, rounds and bracket stages decide who is listed and how: saving one makes a new
-    version. Hands,
-    scores and bracket tables are saved by services that call ``tournament.live.notify_scores_changed``;
-    seats by the services that create rounds. (Deleting a round counts too; a deleted event or player
-    has nothing left to show.)"""
+    version. Hands, scores and bracket tables are saved by services that call
+    ``tournament.page_notices.notify_scores_changed``; seats by the services that create rounds. (Deleting
+    a round counts too; a deleted event or player has nothing left to show.)"""
     from tournament.standings_cache import record_change
 
     event_id = instance.pk if sender.__name__ == "Event" else getattr(instance, "event_id", None)

@@ -1,5 +1,7 @@
-"""Live pages of an event: telling its leaderboards that scores changed, and its students' "My event"
-pages that their next step may have (``notify_my_event_changed``, group ``my-event-<id>``).
+"""Notices to an event's open pages over the channel layer, and the groups they go to: its leaderboards
+are told that scores changed, its students' "My event" pages that their next step may have
+(``notify_my_event_changed``, group ``my-event-<id>``); the groups of the organizers' live round views and
+of an event's announcements are named here too.
 
 The services that record hands call ``notify_scores_changed(event)``; every websocket watching the event
 (``tournament.consumers.LeaderboardConsumer``, group ``event-<id>``) then recomputes the leaderboard on the

@@ -17,6 +17,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from tournament import refresh_requests
+from tournament.models import Event
+from tournament.my_event_page import render_live_part
 from tournament.page_notices import my_event_group_name
 
 CLOSE_FORBIDDEN = 4403
@@ -25,17 +27,12 @@ CLOSE_NO_SUCH_EVENT = 4404
 
 @database_sync_to_async
 def load_public_event(slug: str):
-    from tournament.models import Event
-
     return Event.objects.exclude(status=Event.Status.DRAFT).filter(slug=slug).first()
 
 
 @database_sync_to_async
 def live_part(event, user) -> tuple[str, str]:
     """(the page's live part as HTML, the next step's kind) for `user`, read afresh."""
-    from tournament.models import Event
-    from tournament.my_event_page import render_live_part
-
     event = Event.objects.get(pk=event.pk)  # its status and check-in may have changed
     return render_live_part(event, user)
 

@@ -15,14 +15,13 @@ moves, so every process's cached standings and pages are recomputed on their nex
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-if TYPE_CHECKING:
-    from tournament.models import Event
+from tournament.models import Event
+from tournament.standings_cache import record_change
 
 logger = logging.getLogger(__name__)
 
@@ -60,8 +59,6 @@ def notify_scores_changed(event: Event) -> None:
 
 def notify_event_scores_changed(event_id: int) -> None:
     """``notify_scores_changed`` for an event known by its id."""
-    from tournament.standings_cache import record_change
-
     record_change(event_id)
     transaction.on_commit(lambda: _send_scores_changed(event_id))
 

@@ -13,22 +13,14 @@ the environment, as for the site; the run uses its test database (``test_`` + th
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import sys
-import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-
-def timed(call):
-    t0 = time.perf_counter()
-    result = call()
-    return result, time.perf_counter() - t0
+from bench.throwaway_site import add_students, admin_client, on_a_throwaway_database, timed  # noqa: E402
 
 
 def median_ms(client, url: str, repeat: int) -> tuple[float, int]:
@@ -42,24 +34,14 @@ def median_ms(client, url: str, repeat: int) -> tuple[float, int]:
 
 
 def run(players: int, repeat: int) -> None:
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.hashers import make_password
-    from django.test import Client
     from django.urls import reverse
 
     from tournament.models import Event, Player
 
     event = Event.objects.create(name="Desk bench", slug="desk-bench", status=Event.Status.REGISTRATION,
                                  checkin_open=True)
-    password = make_password(None)
-    users = get_user_model().objects.bulk_create(
-        [get_user_model()(username=f"bench-{i}", password=password) for i in range(players)], batch_size=2000)
-    Player.objects.bulk_create([Player(event=event, user=u, display_name=f"Student {i}", roll_number=f"R{i:05d}")
-                                for i, u in enumerate(users)], batch_size=2000)
-    admin = get_user_model().objects.create(username="bench-admin", is_staff=True, is_superuser=True,
-                                            password=password)
-    client = Client()
-    client.force_login(admin)
+    add_students(event, players)
+    client = admin_client()
     desk = reverse("admin:tournament_event_checkin_desk", args=[event.pk])
     room = reverse("admin:tournament_event_control_room", args=[event.pk])
     page_ms, page_size = median_ms(client, desk, repeat)
@@ -86,22 +68,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.players < 50 or args.repeat < 1:
         parser.error("--players at least 50 and --repeat at least 1")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.db import connection
-    from django.test.utils import setup_test_environment
-
-    setup_test_environment()
-    site_database = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
-        print(f"bench/checkin_desk.py --players {args.players} --repeat {args.repeat} · "
-              f"{datetime.now(UTC):%Y-%m-%d} · Python {platform.python_version()} · {connection.vendor}")
-        run(args.players, args.repeat)
-    finally:
-        connection.creation.destroy_test_db(site_database, verbosity=0)
+    on_a_throwaway_database(f"bench/checkin_desk.py --players {args.players} --repeat {args.repeat}",
+                            lambda: run(args.players, args.repeat))
 
 
 if __name__ == "__main__":

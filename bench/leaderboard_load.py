@@ -174,7 +174,7 @@ def build_bracket(slug: str, hands: int) -> str:
         round_two.bracket_stages.filter(number=1).update(started_at=now)
         score_hands(list(Game.objects.filter(table__round=round_two).select_related("table")), hands,
                     random.Random(slug))
-    from tournament.live import notify_scores_changed
+    from tournament.page_notices import notify_scores_changed
 
     notify_scores_changed(event)
     return f"/events/{slug}/rounds/{round_two.number}/bracket/"

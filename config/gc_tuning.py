@@ -21,7 +21,7 @@ from config.environment import yes_no
 GEN0_THRESHOLD = 700
 # Modules the first socket or request would import lazily: loaded here so they are frozen too.
 WARM_MODULES = ("games.consumers", "games.services.moves", "games.services.timers", "games.engine",
-                "tournament.views", "tournament.live")
+                "tournament.views", "tournament.page_notices")
 
 
 def tune() -> bool:

@@ -6,6 +6,11 @@ import pytest
 from tests.browser import CHROMIUM_ARGS, chromium_path, unavailable
 from tests.protocol_schema import check_server_frame
 
+# The event-day browser test's steps live in helper modules: their asserts report values as a test's do.
+pytest.register_assert_rewrite(
+    "tests.tournament.event_day_browsers", "tests.tournament.event_day_organizer_steps",
+    "tests.tournament.event_day_student_steps")
+
 
 @pytest.fixture(autouse=True)
 def _server_frames_follow_the_protocol_schema(monkeypatch):

@@ -2,13 +2,14 @@
 
 The browser test (tests/tournament/test_browser_event_day.py) checks that every picture is made from the
 pages; docs/screenshots.py runs it into docs/screenshots/. Here, without a browser: the guide, the committed
-pictures and the test's list of pictures agree, and the pictures stay small."""
+pictures and the test's list of pictures (tests/tournament/event_day_browsers.py) agree, and the pictures
+stay small."""
 
 import importlib.util
 import re
 from pathlib import Path
 
-from tests.tournament.test_browser_event_day import SCREENSHOTS
+from tests.tournament.event_day_browsers import SCREENSHOTS
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "organizers.md"

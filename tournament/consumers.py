@@ -2,7 +2,7 @@
 
 Anyone may watch a public event (no login): the consumer joins the event's group, sends the current
 leaderboard page (``?page=N`` on the socket's URL, 100 rows a page as on the page itself), and sends it
-again whenever ``tournament.live.notify_scores_changed`` says scores changed
+again whenever ``tournament.page_notices.notify_scores_changed`` says scores changed
 or the client asks with ``{"type": "refresh"}``. Rows are built on the server from the database and hold
 public data only. Every incoming message is checked: anything but a small ``{"type": "refresh"}`` gets an
 error message and changes nothing.
@@ -21,32 +21,29 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from tournament import refresh_requests
-from tournament.live import event_announce_group, event_group_name
+from tournament.models import Event
+from tournament.page_notices import event_announce_group, event_group_name
+from tournament.scores_version import current_version, forget_version
+from tournament.services import announcements
+from tournament.standings_cache import standings
+from tournament.views.leaderboard import PAGE_SIZE, pages_for
 
 CLOSE_NO_SUCH_EVENT = 4404
 
 
 @database_sync_to_async
 def load_public_event(slug: str):
-    from tournament.models import Event
-
     return Event.objects.exclude(status=Event.Status.DRAFT).filter(slug=slug).first()
 
 
 @database_sync_to_async
 def latest_announcement(event_id: int) -> dict | None:
-    from tournament.services.announcements import as_message, latest
-
-    return as_message(latest(event_id))
+    return announcements.as_message(announcements.latest(event_id))
 
 
 @database_sync_to_async
 def leaderboard_page(event, page: int) -> dict:
     """One page of the event's leaderboard, from the standings cached for the current scores version."""
-    from tournament.scores_version import current_version
-    from tournament.standings_cache import standings
-    from tournament.views.leaderboard import PAGE_SIZE, pages_for
-
     rows = standings(event, current_version(event))
     pages = pages_for(len(rows))
     page = min(page, pages)
@@ -108,8 +105,6 @@ class LeaderboardConsumer(AsyncJsonWebsocketConsumer):
     async def scores_changed(self, message: dict) -> None:
         """Group message from ``notify_scores_changed``: read the scores version again (the change may
         come from another process) and send the page's rows."""
-        from tournament.scores_version import forget_version
-
         forget_version(self.event.pk)
         await self.send_leaderboard()
 

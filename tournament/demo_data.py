@@ -29,6 +29,7 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from games.models import LiveGame
@@ -205,9 +206,6 @@ def load_demo() -> DemoLogins:
 
     exhibition = _open_exhibition_table(event)
     registering = _open_registration_event(event, organizer)
-
-    from django.urls import reverse
-
     entries = EligibilityEntry.objects.filter(event=event)
     return DemoLogins(ORGANIZER, [name for name, _ in STUDENTS], DEMO_PASSWORD,
                       exhibition_url=exhibition.get_absolute_url(),

@@ -21,8 +21,8 @@ from django.template.loader import render_to_string
 
 from tournament import refresh_requests
 from tournament.admin.scoping import in_events
-from tournament.live import event_group_name, round_live_group
 from tournament.models import Round
+from tournament.page_notices import event_group_name, round_live_group
 from tournament.services.live_round import round_live
 from tournament.services.round_control import reserves
 

@@ -2,10 +2,10 @@
 
 Logged-in users only, and only their own page: the consumer joins the event's "my event" group and sends
 the page's live part rendered for its user (``tournament.my_event_page``), and again whenever
-``tournament.live.notify_my_event_changed`` says the event changed (a round seated, started or finished,
-a stage drawn or started, a game ended, the event's settings saved), so the page shows "your table is
-ready" with its button, "through" or "out", and the next table without a reload. The group message is
-tiny ("changed"); each socket builds its user's HTML from the database. Incoming messages: only
+``tournament.page_notices.notify_my_event_changed`` says the event changed (a round seated, started or
+finished, a stage drawn or started, a game ended, the event's settings saved), so the page shows "your
+table is ready" with its button, "through" or "out", and the next table without a reload. The group
+message is tiny ("changed"); each socket builds its user's HTML from the database. Incoming messages: only
 ``{"type": "refresh"}`` (at most one a second); anything else gets an error and changes nothing.
 """
 
@@ -17,7 +17,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from tournament import refresh_requests
-from tournament.live import my_event_group_name
+from tournament.models import Event
+from tournament.my_event_page import render_live_part
+from tournament.page_notices import my_event_group_name
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NO_SUCH_EVENT = 4404
@@ -25,17 +27,12 @@ CLOSE_NO_SUCH_EVENT = 4404
 
 @database_sync_to_async
 def load_public_event(slug: str):
-    from tournament.models import Event
-
     return Event.objects.exclude(status=Event.Status.DRAFT).filter(slug=slug).first()
 
 
 @database_sync_to_async
 def live_part(event, user) -> tuple[str, str]:
     """(the page's live part as HTML, the next step's kind) for `user`, read afresh."""
-    from tournament.models import Event
-    from tournament.my_event_page import render_live_part
-
     event = Event.objects.get(pk=event.pk)  # its status and check-in may have changed
     return render_live_part(event, user)
 

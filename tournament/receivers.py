@@ -13,8 +13,8 @@ from django.db.models.signals import post_save
 
 from games import engine, signals
 from games.models import LiveGame
-from tournament.live import notify_my_event_changed
 from tournament.models import Event
+from tournament.page_notices import notify_my_event_changed
 from tournament.services import announcements, live_results, participation, time_limits
 
 

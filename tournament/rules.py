@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from games import engine
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: tournament.models.events imports this module as the models load
     from tournament.models import Event
 
 

@@ -27,12 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from django.db.models import Count, F, Q, Sum
 
-if TYPE_CHECKING:
-    from tournament.models import Event, Round
+from tournament.models import Event, Game, HandScore, Player, Round
 
 # As in tournament.services.participation (not imported here: this half stays free of the database).
 PARTICIPATION_ORDER = {"played": 0, "no_show": 1, "not_seated": 2}
@@ -116,7 +114,7 @@ def compute_standings(event: Event, round: Round | None = None) -> list[Standing
     Always three queries (players with who took part, hand aggregates, games won), however many players
     there are: the sums, counts and participation are computed by the database.
     """
-    from tournament.models import Game, HandScore, Player
+    # Here, not at the top: tournament.services.participation imports StandingRow and rank_standings.
     from tournament.services import participation
 
     scope = {"event_id": event.pk} if round is None else {"round_": round}

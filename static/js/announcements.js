@@ -1,9 +1,12 @@
 // The event's announcements as a banner (#announcement). Scripts that hold a socket of the event or the
 // table (the table, the live leaderboard, the live bracket) hand each `announcement` message on as a
-// window event; on an event page with no such socket this script opens the event's socket itself.
+// window event; on an event page with no such socket this script opens the event's socket itself with
+// live_socket.js, which hands announcements on the same way. This is a classic script (the table's page
+// loads it so): that module is imported only then, from this script's own folder.
 (() => {
   if (window.announcementsReady) return;
   window.announcementsReady = true;
+  const here = document.currentScript.src;
 
   function show(message) {
     const box = document.getElementById("announcement");
@@ -17,26 +20,10 @@
   }
   window.addEventListener("announcement", (event) => show(event.detail));
 
-  function ownSocket(url, attempt = 0) {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const socket = new WebSocket(`${scheme}//${location.host}${url}`);
-    socket.addEventListener("message", (event) => {
-      try {
-        const message = JSON.parse(event.data);
-        if (message.type === "announcement") show(message);
-      } catch {
-        /* not JSON: ignored */
-      }
-    });
-    socket.addEventListener("close", () => {
-      setTimeout(() => ownSocket(url, attempt + 1), Math.min(30000, 1000 * 2 ** attempt));
-    });
-  }
-
   document.addEventListener("DOMContentLoaded", () => {
     const box = document.getElementById("announcement");
     if (!box || !box.dataset.announceUrl || !("WebSocket" in window)) return;
     const held = document.querySelector("[data-live-url], #table[data-ws-path]") !== null;
-    if (!held) ownSocket(box.dataset.announceUrl);
+    if (!held) import(new URL("live_socket.js", here)).then(({ liveSocket }) => liveSocket(box.dataset.announceUrl));
   });
 })();

@@ -1,6 +1,9 @@
 // Live bracket: re-fetches the server-rendered bracket fragment when the event's websocket says scores
 // changed (the leaderboard consumer sends a "leaderboard" message then), and polls the fragment every few
 // seconds while no websocket is open (e.g. behind a proxy without websockets). The page works without it.
+// The socket reconnects by itself (live_socket.js).
+
+import { liveSocket } from "./live_socket.js";
 
 const container = document.getElementById("bracket");
 const statusLine = document.getElementById("live-status");
@@ -40,40 +43,21 @@ async function refresh() {
   return fetching;
 }
 
-function connect(attempt = 0) {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  let socket;
-  try {
-    socket = new WebSocket(`${scheme}//${location.host}${container.dataset.liveUrl}`);
-  } catch {
-    return;
-  }
-  socket.addEventListener("open", () => {
-    socketOpen = true;
-    container.dataset.live = "open"; // pages and tests can tell pushed updates from polling
-    attempt = 0;
-  });
-  socket.addEventListener("message", (event) => {
-    let message;
-    try {
-      message = JSON.parse(event.data);
-    } catch {
-      return;
-    }
-    if (message.type === "leaderboard") refresh();
-    else if (message.type === "announcement") window.dispatchEvent(new CustomEvent("announcement", { detail: message }));
-  });
-  socket.addEventListener("close", () => {
-    socketOpen = false;
-    container.dataset.live = "closed";
-    const delay = Math.min(30000, 1000 * 2 ** attempt) * (0.5 + Math.random() / 2);
-    setTimeout(() => connect(attempt + 1), delay);
-  });
-}
-
 if (container) {
   lastHtml = container.innerHTML;
-  connect();
+  liveSocket(container.dataset.liveUrl, {
+    onOpen: () => {
+      socketOpen = true;
+      container.dataset.live = "open"; // pages and tests can tell pushed updates from polling
+    },
+    onMessage: (message) => {
+      if (message.type === "leaderboard") refresh(); // scores changed: the fragment again
+    },
+    onWait: () => {
+      socketOpen = false;
+      container.dataset.live = "closed";
+    },
+  });
   setInterval(() => {
     if (!socketOpen && document.visibilityState !== "hidden") refresh();
   }, pollMs);

@@ -1,12 +1,13 @@
 // Live leaderboard: keeps the server-rendered table#leaderboard up to date over a websocket.
 // The page is complete without this script; it only replaces the rows when the server sends new ones.
 // The socket's URL carries the page shown (?page=N): the server sends that page's rows (100 a page).
-// Reconnects with exponential back-off (1 s doubling to 30 s, with jitter) after the socket closes.
+// The socket reconnects by itself (live_socket.js).
+
+import { liveSocket } from "./live_socket.js";
 
 const table = document.querySelector("table#leaderboard[data-live-url]");
 const statusLine = document.getElementById("live-status");
 const NUMBERS = ["points_won", "games_won", "hands_won", "points_left"];
-const MAX_DELAY_MS = 30000;
 
 function say(text) {
   if (statusLine) statusLine.textContent = text;
@@ -68,39 +69,15 @@ function render(rows) {
   document.dispatchEvent(new Event("scores-changed")); // reader.js updates the reader's own position
 }
 
-function connect(attempt = 0) {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const socket = new WebSocket(`${scheme}//${location.host}${table.dataset.liveUrl}`);
-  let opened = false;
-  socket.addEventListener("open", () => {
-    opened = true;
-    say("Live: connected.");
-  });
-  socket.addEventListener("message", (event) => {
-    let message;
-    try {
-      message = JSON.parse(event.data);
-    } catch {
-      return;
-    }
-    if (message.type === "leaderboard" && Array.isArray(message.rows)) {
+if (table && "WebSocket" in window) {
+  liveSocket(table.dataset.liveUrl, {
+    onOpen: () => say("Live: connected."),
+    onMessage: (message) => {
+      if (message.type !== "leaderboard" || !Array.isArray(message.rows)) return;
       if (message.page === undefined || String(message.page) === (table.dataset.page || "1")) render(message.rows);
-    }
-    else if (message.type === "announcement") window.dispatchEvent(new CustomEvent("announcement", { detail: message }));
-    else if (message.type === "error") console.warn("leaderboard:", message.error);
+    },
+    onWait: (delay) => say(`Live updates paused; reconnecting in ${Math.round(delay / 1000)} s. `
+      + "The table shows the last scores received."),
+    refreshOnShow: true, // back on a sleeping phone's screen: the rows at once, not at the next change
   });
-  socket.addEventListener("close", () => {
-    const next = opened ? 0 : attempt + 1;
-    const delay = Math.min(MAX_DELAY_MS, 1000 * 2 ** next) * (0.75 + Math.random() / 2);
-    say(`Live updates paused; reconnecting in ${Math.round(delay / 1000)} s. The table shows the last scores received.`);
-    setTimeout(() => connect(next), delay);
-  });
-  // Back on a sleeping phone's screen: ask for the rows at once rather than wait for the next change.
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible" && socket.readyState === WebSocket.OPEN) {
-      socket.send(JSON.stringify({ type: "refresh" }));
-    }
-  }, { once: true });
 }
-
-if (table && "WebSocket" in window) connect();

@@ -9,8 +9,8 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from tests.tournament.standings_data import make_event, make_players, record_games, seat_round
-from tournament.live import notify_scores_changed
 from tournament.models import Event, HandScore
+from tournament.page_notices import notify_scores_changed
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
+from django.http import Http404
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -195,8 +196,6 @@ def bracket_round(model_admin, request, event_id, round_id):
     require_permission(request, Round, "view")
     round_ = Round.objects.filter(event=event, pk=round_id, kind=Round.Kind.BRACKET).select_related("event").first()
     if round_ is None:
-        from django.http import Http404
-
         raise Http404("No such bracket round in this event.")
     if request.method == "POST":
         event_for_organizer(request, event_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
+from django.db.models import Count
 from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
@@ -83,8 +84,6 @@ class EventAdmin(EventScopedAdmin):
         return event_views.standings_csv(self, request, event_id)
 
     def get_queryset(self, request):
-        from django.db.models import Count
-
         return super().get_queryset(request).annotate(_players=Count("players", distinct=True))
 
     @admin.display(description="Players", ordering="_players")

@@ -11,6 +11,7 @@ from django.utils import timezone
 from games.engine import PRESET_CHOICES
 from tournament.csv_formats import normalize_programme
 from tournament.eligibility_policy import Policy, PolicyError, parse_policy, with_values
+from tournament.rules import RulesRefused, check_table_sizes
 
 TABLE_SIZE_VALIDATORS = [MinValueValidator(2), MaxValueValidator(10)]
 
@@ -111,8 +112,6 @@ class Event(models.Model):
             errors["eligibility_policy"] = str(error)
         if errors:
             raise ValidationError(errors)
-        from tournament.rules import RulesRefused, check_table_sizes
-
         try:
             check_table_sizes(self)  # the rules themselves first, then the table sizes they can be played by
         except RulesRefused as refused:

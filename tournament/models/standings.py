@@ -2,6 +2,8 @@
 
 from django.db import models
 
+from tournament.models.play import Round
+
 
 class StandingsChange(models.Model):
     """One change to what an event's leaderboard or bracket shows (a hand scored or corrected, a player
@@ -24,16 +26,14 @@ class StandingsChange(models.Model):
 
 def _changed(sender, instance, **kwargs) -> None:
     """Events, players, rounds and bracket stages decide who is listed and how: saving one makes a new
-    version. Hands,
-    scores and bracket tables are saved by services that call ``tournament.live.notify_scores_changed``;
-    seats by the services that create rounds. (Deleting a round counts too; a deleted event or player
-    has nothing left to show.)"""
+    version. Hands, scores and bracket tables are saved by services that call
+    ``tournament.page_notices.notify_scores_changed``; seats by the services that create rounds. (Deleting
+    a round counts too; a deleted event or player has nothing left to show.)"""
+    # Not at the top: tournament.scores_version and these models use each other; the models load first.
     from tournament.scores_version import record_change
 
     event_id = instance.pk if sender.__name__ == "Event" else getattr(instance, "event_id", None)
     if sender.__name__ == "BracketStage":  # a stage built, rebuilt or started: its round's event
-        from tournament.models import Round
-
         event_id = Round.objects.filter(pk=instance.round_id).values_list("event_id", flat=True).first()
     if event_id is not None:
         record_change(event_id)

@@ -19,8 +19,8 @@ from django.db import transaction
 
 from tournament.generators.brackets import seat_stage
 from tournament.generators.cuts import next_stage_seeds
-from tournament.live import notify_scores_changed
 from tournament.models import Game, Round, TiebreakDraw
+from tournament.page_notices import notify_scores_changed
 from tournament.services import audit, bracket_corrections, rotations
 from tournament.services.bracket_stages import build_stage, remove_unstarted, sizes_for, stage_plan
 from tournament.services.bracket_view import BracketState, load_bracket

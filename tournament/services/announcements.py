@@ -10,9 +10,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from tournament.live import event_announce_group
 from tournament.models import Announcement, Event
 from tournament.models.announcements import ANNOUNCEMENT_MAX_LENGTH
+from tournament.page_notices import event_announce_group
 from tournament.scores_version import record_change
 from tournament.services import audit
 

@@ -2,14 +2,14 @@
 
 Every audited change (a round seated or started, a stage drawn, a game paused or finished, a player
 replaced...) may change what a student should do next, so it also tells the event's "My event" pages
-(`tournament.live.notify_my_event_changed`, sent once the change commits)."""
+(`tournament.page_notices.notify_my_event_changed`, sent once the change commits)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tournament.live import notify_my_event_changed
 from tournament.models import AuditEntry, Event
+from tournament.page_notices import notify_my_event_changed
 
 
 def record(

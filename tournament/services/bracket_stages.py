@@ -15,8 +15,8 @@ from tournament.generators.brackets import (
     sizes_with_byes,
     stage_bounds,
 )
-from tournament.live import notify_scores_changed
 from tournament.models import BracketStage, Event, Game, Round, Seat, Table
+from tournament.page_notices import notify_scores_changed
 from tournament.rules import target_score_for
 from tournament.services import audit, rotations
 from tournament.services.bracket_view import StageState

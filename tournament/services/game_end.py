@@ -4,8 +4,8 @@ table, a partner rotation's block after its hands, an organizer finishing it, a 
 
 from __future__ import annotations
 
-from tournament.live import notify_my_event_changed, notify_scores_changed
 from tournament.models import Game, Round
+from tournament.page_notices import notify_my_event_changed, notify_scores_changed
 from tournament.services.advancing import AdvanceResult, on_game_finished
 
 

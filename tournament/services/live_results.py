@@ -16,8 +16,8 @@ from games import engine
 from games.models import LiveGame
 from games.services.lifecycle import end_with_this_change
 from tournament.generators.partners import HANDS_PER_PARTNER
-from tournament.live import notify_scores_changed
 from tournament.models import Game, Hand, HandScore, Seat
+from tournament.page_notices import notify_scores_changed
 from tournament.services import audit
 from tournament.services.game_end import game_ended
 from tournament.services.rotations import end_block_if_played

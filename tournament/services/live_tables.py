@@ -10,8 +10,8 @@ from __future__ import annotations
 from games import engine
 from games.models import LiveGame
 from games.services.lifecycle import create_demo_bot_table, open_tournament_table
-from tournament.live import event_announce_group, round_live_group
 from tournament.models import BracketStage, Event, Game, Round, Seat, Table
+from tournament.page_notices import event_announce_group, round_live_group
 from tournament.rules import rules_for_event
 from tournament.services.format_rules import rules_for_format
 

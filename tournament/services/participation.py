@@ -35,8 +35,8 @@ from django.db.models import BooleanField, ExpressionWrapper, F, Func, IntegerFi
 from django.db.models.functions import Coalesce, Lower
 
 from games.models import LiveMove
-from tournament.live import notify_event_scores_changed
 from tournament.models import Hand, Player, Round, Seat, Table
+from tournament.page_notices import notify_event_scores_changed
 from tournament.standings import StandingRow, rank_standings
 
 PLAYED = "played"

@@ -7,8 +7,8 @@ from django.db import transaction
 
 from tournament.generators.brackets import BracketError
 from tournament.generators.cuts import Tie, cut, draw_order, new_draw_seed
-from tournament.live import notify_scores_changed
 from tournament.models import BracketEntry, BracketStage, Player, Round, Seat, TiebreakDraw
+from tournament.page_notices import notify_scores_changed
 from tournament.services import audit, participation
 from tournament.services.advancing import advance_bracket
 from tournament.services.bracket_view import ACTIVE, BracketState, load_bracket

@@ -26,8 +26,8 @@ from django.utils import timezone
 from games.models import LiveGame
 from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed
 from tournament.generators.brackets import BracketError
-from tournament.live import notify_scores_changed
 from tournament.models import BracketStage, Game, Hand, HandScore, Round, Seat
+from tournament.page_notices import notify_scores_changed
 from tournament.rules import RulesRefused, rules_for_event
 from tournament.services import audit
 from tournament.services.advancing import on_game_finished, started_stage_conflicts

@@ -10,8 +10,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.services.lifecycle import LiveTableBusy, tournament_seat_changed
-from tournament.live import notify_scores_changed
 from tournament.models import Game, Player, Round, Seat
+from tournament.page_notices import notify_scores_changed
 from tournament.services import audit
 from tournament.services.game_status import change_game_status
 from tournament.services.rounds import RoundError

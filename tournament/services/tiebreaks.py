@@ -9,8 +9,8 @@ from __future__ import annotations
 from django.db import transaction
 
 from tournament.generators.brackets import BracketError
-from tournament.live import notify_scores_changed
 from tournament.models import Round, TiebreakDraw
+from tournament.page_notices import notify_scores_changed
 from tournament.services import audit
 from tournament.services.advancing import AdvanceResult, advance_bracket
 from tournament.services.bracket_view import load_bracket

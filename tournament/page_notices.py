@@ -1,5 +1,7 @@
-"""Live pages of an event: telling its leaderboards that scores changed, and its students' "My event"
-pages that their next step may have (``notify_my_event_changed``, group ``my-event-<id>``).
+"""Notices to an event's open pages over the channel layer, and the groups they go to: its leaderboards
+are told that scores changed, its students' "My event" pages that their next step may have
+(``notify_my_event_changed``, group ``my-event-<id>``); the groups of the organizers' live round views and
+of an event's announcements are named here too.
 
 The services that record hands call ``notify_scores_changed(event)``; every websocket watching the event
 (``tournament.consumers.LeaderboardConsumer``, group ``event-<id>``) then recomputes the leaderboard on the
@@ -13,14 +15,13 @@ moves, so every process's cached standings and pages are recomputed on their nex
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-if TYPE_CHECKING:
-    from tournament.models import Event
+from tournament.models import Event
+from tournament.scores_version import record_change
 
 logger = logging.getLogger(__name__)
 
@@ -58,8 +59,6 @@ def notify_scores_changed(event: Event) -> None:
 
 def notify_event_scores_changed(event_id: int) -> None:
     """``notify_scores_changed`` for an event known by its id."""
-    from tournament.scores_version import record_change
-
     record_change(event_id)
     transaction.on_commit(lambda: _send_scores_changed(event_id))
 

@@ -1,4 +1,4 @@
-"""Websocket consumers of the live-match layer: the table (`ws/games/<id>/`) and a health probe.
+"""The live table's websocket consumer (`ws/games/<id>/`).
 
 The table consumer is thin: it validates each message, asks the services, and sends each viewer only what
 that viewer may see. The protocol is described in docs/protocol.md.
@@ -6,26 +6,27 @@ that viewer may see. The protocol is described in docs/protocol.md.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
 
 from channels.consumer import get_handler_name
-from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError
 
-from games import db_threads, signals, strict_json
+from games import db_threads, signals
 from games.models import LiveGame
-from games.services import arrival, nudges, presence, resync, snapshots, watchers
+from games.services import arrival, missed_changes, nudges, presence, resync, snapshots, timers, watchers
 from games.services.broadcast import table_group_name
+from games.services.moves import STALE, UNAVAILABLE, MoveRefused, player_returned, submit_move
+from games.socket_messages import MAX_MESSAGE_BYTES, BadMessage, parse_message, utf8_size
 
 logger = logging.getLogger(__name__)
 DB_ERRORS = (DatabaseError, InterfaceError)  # the database unreachable or the connection lost
 
-MAX_MESSAGE_BYTES = 4096  # larger: a `malformed` error
 CLOSE_MESSAGE_BYTES = 65536  # larger: the socket is closed (4413)
-MAX_MOVE_ID = 64
 RATE_LIMIT = (30, 5.0)  # players: at most 30 messages per 5 seconds (setting LIVE_SOCKET_RATE_LIMIT)
 SPECTATOR_RATE_LIMIT = (20, 5.0)  # spectators only sync and ping (setting LIVE_SPECTATOR_RATE_LIMIT)
 FLOOD_FACTOR = 2  # a socket that goes on sending past twice its limit in one window is closed (4429)
@@ -34,86 +35,6 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
 CLOSE_TOO_LARGE = 4413
 CLOSE_FLOOD = 4429
-
-MESSAGE_FIELDS = {
-    "sync": {"type"},
-    "ping": {"type", "echo"},
-    "move": {"type", "version", "action", "id"},
-}
-
-
-class HealthConsumer(AsyncJsonWebsocketConsumer):
-    """Answers ``{"type": "ping"}`` with ``{"type": "pong"}``: lets a client or a probe check that
-    websockets reach the site through proxies and workers. Anything else gets an error message."""
-
-    async def connect(self) -> None:
-        await self.accept()
-        user = self.scope.get("user")
-        await self.send_json(
-            {"type": "hello", "user": user.get_username() if user and user.is_authenticated else None}
-        )
-
-    async def receive(self, text_data=None, bytes_data=None) -> None:
-        if text_data is None or utf8_size(text_data) > 1024:
-            await self.send_json({"type": "error", "error": "send a JSON text message under 1 KiB"})
-            return
-        await super().receive(text_data=text_data)
-
-    async def decode_json(self, text_data):
-        try:
-            return strict_json.loads(text_data)
-        except ValueError:
-            return None
-
-    async def receive_json(self, content, **kwargs) -> None:
-        if isinstance(content, dict) and content.get("type") == "ping":
-            await self.send_json({"type": "pong", "echo": content.get("echo")})
-        else:
-            await self.send_json({"type": "error", "error": 'unknown message; send {"type": "ping"}'})
-
-
-class BadMessage(Exception):
-    pass
-
-
-def utf8_size(text: str) -> int:
-    """The frame's size in bytes as it travelled (UTF-8), not in characters."""
-    return len(text.encode("utf-8", "surrogatepass"))
-
-
-def parse_message(text_data: str | None, bytes_data: bytes | None) -> dict:
-    """The message as a dict with checked fields, or `BadMessage` saying what is wrong."""
-    if text_data is None:
-        raise BadMessage("send JSON text frames, not binary data")
-    if utf8_size(text_data) > MAX_MESSAGE_BYTES:
-        raise BadMessage(f"message too large (limit {MAX_MESSAGE_BYTES} bytes)")
-    try:
-        content = strict_json.loads(text_data)
-    except ValueError as bad:
-        raise BadMessage(f"message is not valid JSON: {bad}") from None
-    if not isinstance(content, dict):
-        raise BadMessage('a message must be a JSON object such as {"type": "sync"}')
-    kind = content.get("type")
-    if not isinstance(kind, str) or kind not in MESSAGE_FIELDS:
-        raise BadMessage(f"unknown message type {kind!r}; expected one of {', '.join(MESSAGE_FIELDS)}")
-    extra = set(content) - MESSAGE_FIELDS[kind]
-    if extra:
-        raise BadMessage(f"unexpected field(s) for '{kind}': {', '.join(sorted(extra))}")
-    if kind == "move":
-        version = content.get("version")
-        if not isinstance(version, int) or isinstance(version, bool) or version < 0:
-            raise BadMessage("'version' must be the game version you acted on (a whole number)")
-        if not isinstance(content.get("action"), dict):
-            raise BadMessage("'action' must be an object such as {\"type\": \"draw\"}")
-        move_id = content.get("id", "")
-        if move_id is None:
-            move_id = ""
-        if not isinstance(move_id, str) or len(move_id) > MAX_MOVE_ID or not move_id.isprintable():
-            # Printable only: the id is stored, and PostgreSQL text cannot hold NUL or other controls.
-            raise BadMessage(f"'id' must be a string of at most {MAX_MOVE_ID} printable characters")
-        content["id"] = move_id
-    return content
-
 
 def _open(live_id: int, user, via_token: bool = False) -> tuple[int | None, dict | None]:
     """(close code, None) or (None, the first `state`): practice games are their owner's only; tournament
@@ -155,26 +76,11 @@ def _state(live_id: int, user) -> dict | None:
     return state
 
 
-def _changes(live_id: int, after: int, version: int, user) -> tuple[int, list[dict]]:
-    snap, moves = snapshots.changes_since(live_id, after, version)
-    if snap is None:
-        return after, []
-    seat = snap.seat_of(user)
-    if not moves and snap.version > after:  # too far behind: a full state
-        return snap.version, [snapshots.state_message(snap, seat, snapshots.recent_moves(live_id, snap.version))]
-    moves = [m for m in moves if m.version > after]
-    return (moves[-1].version if moves else after), snapshots.update_messages(snap, seat, moves)
-
-
 def _move(live_id: int, user, version: int, action: dict, move_id: str, via_token: bool):
-    from games.services.moves import submit_move
-
     return submit_move(live_id, user, version, action, move_id, via_token=via_token)
 
 
 def _returned(live_id: int, user, via_token: bool) -> bool:
-    from games.services.moves import player_returned
-
     return player_returned(live_id, user, via_token=via_token)
 
 
@@ -207,6 +113,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         # Opened with a personal access token (access_tokens.websocket): the player's bot; its moves are marked.
         self.via_token = self.scope.get("access_token_id") is not None
         self.recent: list[float] = []
+        self.updating = asyncio.Lock()  # one update at a time: a broadcast, a ping's or a missed change's
         # Join the group before reading the state, so no change falls between the two: a change the
         # state already holds is skipped by its version, a later one arrives as an update.
         self.group = table_group_name(self.live_id)
@@ -233,10 +140,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         else:  # a spectator: counted among the table's watchers until the socket closes
             self.watching = True
             await db_threads.run(watchers.watcher_opened, self.live_id, self.channel_name)
-        from games.services.timers import ensure_sweeper
-
-        ensure_sweeper()
+        timers.ensure_sweeper()
         presence.ensure_heartbeat()  # keeps this worker's presence rows fresh, clears those of dead workers
+        missed_changes.watch(self)  # a change whose broadcast never came reaches this socket all the same
 
     async def disconnect(self, code) -> None:
         await self.leave_table()
@@ -259,6 +165,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def leave_table(self) -> None:
         """Leave the table's groups and drop this socket's presence (once: on close or on disconnect)."""
+        missed_changes.unwatch(self)
         announce_group, self.announce_group = self.announce_group, ""
         if announce_group:
             try:
@@ -383,8 +290,6 @@ class GameConsumer(AsyncWebsocketConsumer):
                                   "applied, try again", message.get("id") or None)
 
     async def handle_move(self, message: dict) -> None:
-        from games.services.moves import STALE, UNAVAILABLE, MoveRefused
-
         move_id = message["id"]
         try:
             async with db_threads.in_arrival_order(self.live_id):
@@ -408,26 +313,27 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send_message({"type": "ack", "id": move_id, "version": done.version})
 
     async def game_changed(self, message: dict) -> None:
-        """Group message "changed, version N": send this viewer what changed, as it may see it."""
+        """Group message "changed, version N": send this viewer what changed, as it may see it. Built from
+        this process's snapshots (its own change, or another process's replayed from the message), else
+        from one database read per process for all its sockets at the table."""
         version = message.get("version", 0)
         change = message.get("change")
-        if change is not None:  # made by another process: cached here once, no database read
+        if change is not None:  # made by another process: replayed here once, no database read
             snapshots.remember_change(change)
-        if version <= self.sent_version:
-            return
-        try:
-            # Built here from the snapshot cache: this process made the change, or loads it once for all
-            # its sockets at the table; a socket further behind reads what it misses itself.
+        async with self.updating:
+            if version <= self.sent_version:
+                return
             found = snapshots.cached_updates(self.live_id, self.sent_version, version, self.user)
             if found is None:
-                loaded = await db_threads.load_changes(self.live_id, self.sent_version, version)
-                if loaded is not None:
-                    found = snapshots.cached_updates(self.live_id, self.sent_version, loaded, self.user)
-            newest, messages = found if found is not None else await db_threads.run(
-                _changes, self.live_id, self.sent_version, version, self.user)
-        except DB_ERRORS:  # the next change (or the client's sync on the gap) catches this socket up
-            logger.warning("could not read live game %s for an update", self.live_id, exc_info=True)
-            return
-        for out in messages:
-            await self.send_message(out)
-        self.sent_version = max(self.sent_version, newest)
+                try:
+                    snap, moves = await db_threads.load_changes(self.live_id, self.sent_version, version)
+                except DB_ERRORS:  # the next change, or the check for missed changes, catches this socket up
+                    logger.warning("could not read live game %s for an update", self.live_id, exc_info=True)
+                    return
+                if snap is None:
+                    return
+                found = snapshots.updates_from(snap, moves, self.sent_version, self.user)
+            newest, messages = found
+            for out in messages:
+                await self.send_message(out)
+            self.sent_version = max(self.sent_version, newest)

@@ -8,7 +8,8 @@ are still serialised by the game row's lock. SQLite allows one writer at a time:
 calls keep Channels' one thread.
 
 `in_arrival_order` keeps the moves a process receives for one table in the order they arrived (the
-pool would otherwise let them race for the game row's lock); `load_changes` makes one such call per process for a change that all of a table's sockets there need.
+pool would otherwise let them race for the game row's lock); `load_changes` makes one such call per
+process for a change that all of a table's sockets there need.
 
 `run` also publishes the "changed, version N" signals the call commits (`games.services.broadcast`) from
 the calling event loop, each as soon as its transaction has committed, instead of from the database
@@ -74,23 +75,17 @@ async def run(func, /, *args, **kwargs):
 _loads: dict[tuple, asyncio.Future] = {}
 
 
-async def load_changes(live_id: int, after: int, version: int) -> int | None:
-    """Bring the table's state at `version` (or newer) and its moves after `after` into this process's
-    snapshot cache; returns the version loaded (None: no such game). The sockets of one table in a
-    process hear of a change made by another process at the same moment: one database call serves them
-    all (the first starts it, the others wait for it)."""
+async def load_changes(live_id: int, after: int, version: int) -> tuple[snapshots.Snapshot | None, list]:
+    """`snapshots.changes_since` on a database thread (also filling this process's snapshot cache). The
+    sockets of one table in a process hear of a change at the same moment and have usually been sent the
+    same version: one database call serves them all (the first starts it, the others wait for it)."""
     loop = asyncio.get_running_loop()
-    key = (id(loop), live_id, version)
+    key = (id(loop), live_id, after, version)
     pending = _loads.get(key)
     if pending is None:
-        pending = _loads[key] = asyncio.ensure_future(run(_load, live_id, after, version))
+        pending = _loads[key] = asyncio.ensure_future(run(snapshots.changes_since, live_id, after, version))
         pending.add_done_callback(lambda _: _loads.pop(key, None))
     return await asyncio.shield(pending)
-
-
-def _load(live_id: int, after: int, version: int) -> int | None:
-    snap, _ = snapshots.changes_since(live_id, after, version)
-    return None if snap is None else snap.version
 
 
 _move_queues: weakref.WeakValueDictionary = weakref.WeakValueDictionary()

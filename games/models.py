@@ -1,10 +1,16 @@
-"""Live games: the engine's state of a game being played in the browser, and the log of every change.
+"""Live games: a game being played in the browser, as a log of every change.
 
 A `LiveGame` is either the live side of one tournament `Game` (its seats are the tournament `Seat`s,
 numbered as there), a private practice game (the owner at seat 0, bots elsewhere) or an exhibition
-table of bots anyone may watch. The engine's `Game.to_dict()` is kept in `state`; `version` counts
-changes, and each change is one `LiveMove` row, so a stored move is never lost and never applied twice
-(the move service locks the row and checks the version).
+table of bots anyone may watch. `version` counts changes, and each change is one `LiveMove` row, so a
+stored move is never lost and never applied twice (the move service locks the row and checks the
+version).
+
+The engine state is derived, not stored per move: `checkpoint` is the engine's `Game.to_dict()` at
+`checkpoint_version` (written at each deal, each change that is not an engine action, and every so many
+moves: `games.services.game_log`), and the state at `version` is that checkpoint with the actions of the
+moves after it replayed (the engine is deterministic). A move therefore writes its own small row and the
+game's small columns, never the whole game.
 """
 
 from __future__ import annotations
@@ -12,28 +18,16 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.db.models.query import ModelIterable
 from django.urls import reverse
 
-
-class _WithoutBackReference(ModelIterable):
-    """Live games as Django loads them, minus one cached link: with `select_related("game")` Django also
-    caches the tournament game's reverse link back to the live game, so every loaded pair is a reference
-    cycle that only the garbage collector frees, with the whole parsed engine state hanging off it (the
-    bulk of a worker's collections under load). The forward link `live.game` stays."""
-
-    def __iter__(self):
-        for live in super().__iter__():
-            game = live._state.fields_cache.get("game")
-            if game is not None:
-                game._state.fields_cache.pop("live", None)
-            yield live
+from games import engine
 
 
 class LiveGameQuerySet(models.QuerySet):
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._iterable_class = _WithoutBackReference
+    def for_play(self) -> LiveGameQuerySet:
+        """As the move path and the table's sockets read a live game: with its tournament game, without
+        the checkpoint (the engine state comes from memory, or `games.services.game_log` reads it)."""
+        return self.select_related("game").defer("checkpoint")
 
 
 class LiveGame(models.Model):
@@ -62,7 +56,10 @@ class LiveGame(models.Model):
         default=list, blank=True,
         help_text="Practice and exhibition games: the bot kind per seat ('' for the owner's seat).",
     )
-    state = models.JSONField(help_text="The engine's Game.to_dict(): hidden cards included, never sent as is.")
+    checkpoint = models.JSONField(
+        help_text="The engine's Game.to_dict() at checkpoint_version: hidden cards included, never sent as is.")
+    checkpoint_version = models.PositiveIntegerField(
+        default=0, help_text="The version the checkpoint is of; the moves after it are replayed onto it.")
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
     token_moves_only = models.BooleanField(
@@ -143,6 +140,25 @@ class LiveGame(models.Model):
     @property
     def ws_path(self) -> str:
         return f"/ws/games/{self.pk}/"
+
+    @property
+    def state(self) -> dict:
+        """The engine's `Game.to_dict()` at `version`: the checkpoint with the stored moves after it
+        replayed (one query when there are any). For a shell, the admin and tests; the move path keeps
+        its games in memory instead (`games.services.game_log`)."""
+        game = engine.Game.from_dict(self.checkpoint)
+        if self.version > self.checkpoint_version:
+            actions = self.moves.filter(version__gt=self.checkpoint_version, version__lte=self.version,
+                                        action__isnull=False).order_by("version").values_list("action", flat=True)
+            for action in actions:
+                game.apply(engine.action_from_dict(action), events=False)
+        return game.to_dict()
+
+    @state.setter
+    def state(self, value: dict) -> None:
+        """Replace the engine state at the current version (a new game, or a test's arranged deal)."""
+        self.checkpoint = value
+        self.checkpoint_version = self.version
 
 
 class LiveMove(models.Model):

@@ -55,7 +55,7 @@ def _seat_name(live: LiveGame, holder) -> str:
 
 def _rules_of(live: LiveGame) -> RuleSet:
     """The rules this table plays: the engine state's own (an event's overrides included)."""
-    rules = (live.state or {}).get("rules")
+    rules = (live.checkpoint or {}).get("rules")  # a game's rules never change: any checkpoint has them
     return RuleSet.from_dict(rules) if rules else get_preset(live.preset)
 
 

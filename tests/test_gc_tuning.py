@@ -1,12 +1,10 @@
 """The server's garbage-collection set-up (config/gc_tuning.py), checked in a fresh interpreter: freezing
 changes the process it runs in, so not in the test process itself."""
 
-import gc
 import json
 import os
 import subprocess
 import sys
-import weakref
 from pathlib import Path
 
 from config import gc_tuning
@@ -33,25 +31,3 @@ def test_gc_tuning_off_keeps_cpythons_defaults():
     threshold, frozen = _probe(GC_TUNING="0")
     assert frozen == 0
     assert threshold[0] == 700  # CPython's default
-
-
-def test_a_live_game_loaded_with_its_tournament_game_is_not_a_reference_cycle(db):
-    """Django caches the reverse one-to-one link on a select_related object; LiveGame's queryset drops it,
-    so a loaded pair (with the parsed engine state on it) is freed by reference counting alone."""
-    from games.models import LiveGame
-    from tests.games.factories import make_tournament_game
-    from tournament.services.live_tables import live_game_for
-
-    live_id = live_game_for(make_tournament_game()[0]).pk
-    gc.collect()
-    gc.disable()
-    try:
-        live = LiveGame.objects.select_related("game").get(pk=live_id)
-        assert live.game.pk  # the forward link is loaded
-        assert "live" not in live.game._state.fields_cache
-        freed = weakref.ref(live)
-        del live
-        assert freed() is None  # gone at once, the collector is off
-
-    finally:
-        gc.enable()

@@ -6,7 +6,7 @@ from channels.testing import WebsocketCommunicator
 from jsonschema import Draft202012Validator
 
 from games import engine
-from games.consumers import MESSAGE_FIELDS
+from games.socket_messages import MESSAGE_FIELDS
 from tests.protocol_schema import check_server_frame, definition_for, event_kinds_in_code, schema, validate
 
 

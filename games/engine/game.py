@@ -169,6 +169,10 @@ class Game:
         game.setup = None if d["setup"] is None else HandSetup.from_dict(d["setup"])
         return game
 
+    def copy(self) -> Game:
+        """An independent copy (changing one never changes the other)."""
+        return Game.from_dict(self.to_dict())
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.to_dict() == other.to_dict()
 

@@ -13,10 +13,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from games import engine
 from games.models import LiveGame
-from games.services import live_rows
-from games.services.moves import lock_live_game, store_notice
+from games.services.moves import engine_game, load_live_game, lock_live_game, store_notice
 from games.services.seats import SeatHolder, hand_seat_of, seat_holders, seat_of_user, turn_game_seat
 
 PLAYER_ARRIVED = "player_arrived"
@@ -45,7 +43,7 @@ def seat_arrived(live_game_id: int, user, *, via_token: bool = False) -> bool:
     """`user` opened the table: if their seat was awaited, mark it arrived, start their clock if it is
     their turn, and store a `player_arrived` notice. Returns whether anything changed (once per seat:
     a second socket, a reconnect or another worker finds it marked and writes nothing)."""
-    live = live_rows.load(live_game_id)
+    live = load_live_game(live_game_id)
     if live is None or _waiting_seat(live, seat_holders(live), user, via_token) is None:
         return False  # the usual case: no write lock taken
     with transaction.atomic():
@@ -57,7 +55,7 @@ def seat_arrived(live_game_id: int, user, *, via_token: bool = False) -> bool:
         if seat is None:
             return False
         mark_arrived(live, seat)
-        game = engine.Game.from_dict(live.state)
+        game = engine_game(live)
         if turn_game_seat(game, live.hand_seats) == seat:
             live.deadline = None  # their clock starts now, full (`deadlines.schedule`)
         store_notice(live, game, holders, PLAYER_ARRIVED,

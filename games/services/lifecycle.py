@@ -15,7 +15,7 @@ from django.utils import timezone
 from games import engine
 from games.models import LiveGame, LiveMove
 from games.services import fairness
-from games.services.moves import deal_next_hand, store_change, store_notice
+from games.services.moves import deal_next_hand, engine_game, lock_live_game, store_change, store_notice
 from games.services.seats import seat_holders
 
 DEFAULT_PRACTICE_TURN_SECONDS = 30
@@ -156,7 +156,7 @@ def tournament_game_status_changed(tournament_game, action: str, now=None) -> Li
     live = _lock_without_waiting(pk)
     if live.status != LiveGame.Status.RUNNING:
         return live  # the game had already ended at the table
-    game = engine.Game.from_dict(live.state)
+    game = engine_game(live)
     data: dict = {"by": "organizer"}
     if action == "pause":
         kind = GAME_PAUSED
@@ -195,7 +195,7 @@ def tournament_seat_changed(tournament_game, game_seat: int, text: str) -> LiveG
     live = _lock_without_waiting(pk)
     if live.status != LiveGame.Status.RUNNING:
         return live
-    game = engine.Game.from_dict(live.state)
+    game = engine_game(live)
     holders = seat_holders(live)
     data = {"game_seat": game_seat, "text": text}
     if game.hand is not None and not game.hand.over and game_seat in live.hand_seats:
@@ -215,10 +215,7 @@ def _lock_without_waiting(pk: int) -> LiveGame:
     holds the tournament game's row, and a move that ends a hand holds the live game's and then writes
     rows pointing at the tournament game: waiting here could deadlock with it (PostgreSQL would abort one).
     SQLite has no row locks: its write lock is taken at BEGIN, so there is nothing to wait for here."""
-    qs = LiveGame.objects.select_related("game", "owner").filter(pk=pk)
-    if connection.features.has_select_for_update_nowait:
-        qs = qs.select_for_update(nowait=True, of=("self",))
     try:
-        return qs.get()
+        return lock_live_game(pk, nowait=connection.features.has_select_for_update_nowait)
     except OperationalError as error:
         raise LiveTableBusy("a move is being played at this table right now; try again in a moment") from error

@@ -1,12 +1,15 @@
 """The one move path: sockets, the turn timer, bots and the dealer all change a live game through here.
 
-Each change runs in one transaction: lock the game row, re-check who may act and at which version,
-apply the action with the engine, store the move and the new state with the version bumped, announce a
-hand scored and a game finished at its target (`games.signals`: the tournament's receivers write their
-rows in the same transaction); only after the commit are the table's sockets told (a small "changed,
-version N" message) and the leaderboards refreshed. A move
-that was acknowledged is therefore stored, and a move is never applied twice: a repeated client move id,
-or the same action sent again for a version that has moved on, is answered `already_played`.
+Each change runs in one transaction: lock the game's row (its small columns: the engine state is not
+read), re-check who may act and at which version, apply the action to the game this process keeps in
+memory (`games.services.game_log`), insert the move row and update the game's row with the version
+bumped, announce a hand scored and a game finished at its target (`games.signals`: the tournament's
+receivers write their rows in the same transaction); only after the commit are the table's sockets told
+("changed, version N", with the change itself for other processes) and the leaderboards refreshed. The
+whole engine state is stored only at checkpoints (`game_log.needs_checkpoint`).
+
+A move that was acknowledged is therefore stored, and a move is never applied twice: a repeated client
+move id, or the same action sent again for a version that has moved on, is answered `already_played`.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from django.utils import timezone
 
 from games import engine, signals
 from games.models import LiveGame, LiveMove
-from games.services import broadcast, deadlines, fairness, first_moves, live_rows, nudges, snapshots
+from games.services import broadcast, deadlines, fairness, first_moves, game_log, nudges, snapshots
 from games.services.seats import SeatHolder, hand_seat_of, seat_holders, seat_of_user, turn_game_seat
 
 # Error codes, as in docs/protocol.md.
@@ -51,10 +54,24 @@ class MoveDone:
     seat: int
 
 
-def lock_live_game(live_game_id: int, *, skip_locked: bool = False) -> LiveGame | None:
+def load_live_game(live_game_id: int) -> LiveGame | None:
+    return LiveGame.objects.for_play().filter(pk=live_game_id).first()
+
+
+def lock_live_game(live_game_id: int, *, skip_locked: bool = False, nowait: bool = False) -> LiveGame | None:
     """The live game row with its tournament game, locked for this transaction (None if missing or, with
-    skip_locked, busy). PostgreSQL: SELECT ... FOR UPDATE OF the live game only (`live_rows.load`)."""
-    return live_rows.load(live_game_id, "skip_locked" if skip_locked else "wait")
+    skip_locked, busy; with nowait a database error if busy). PostgreSQL locks the live game's row only:
+    the tournament game's row is the organizer's to lock. SQLite has no row locks: its connections begin
+    transactions IMMEDIATE (config.environment), which takes the write lock at BEGIN."""
+    rows = LiveGame.objects.for_play().filter(pk=live_game_id).select_for_update(of=("self",), skip_locked=skip_locked,
+                                                                   nowait=nowait)
+    return rows.first()
+
+
+def engine_game(live: LiveGame) -> engine.Game:
+    """The engine game of the locked `live` at its version, for this transaction to change: the one this
+    process keeps, else loaded from the log (`game_log`)."""
+    return game_log.take(live.pk, live.version) or snapshots.game_copy(live.pk, live.version) or game_log.load(live)
 
 
 def check_open(live: LiveGame) -> None:
@@ -123,7 +140,7 @@ def _submit_locked(live_game_id: int, user, version: Any, action: Any, client_mo
                 raise MoveRefused(ALREADY_PLAYED, "this move was already played", live.version)
             raise MoveRefused(STALE, f"the game has moved on to version {live.version}: here is the current "
                               "state", live.version)
-        game = engine.Game.from_dict(live.state)
+        game = engine_game(live)
         if game.hand is None or game.hand.over:
             raise MoveRefused(ILLEGAL, "the hand is over; the next hand is dealt in a moment", live.version)
         _player_is_back(live, seat)
@@ -187,7 +204,9 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
     now = now or timezone.now()
     _fill_seat_lists(live)
     live.version += 1
-    live.state = game.to_dict()
+    checkpoint = game_log.needs_checkpoint(live, action)
+    if checkpoint:
+        game_log.write_checkpoint(live, game)
     move = LiveMove(
         live_game=live, version=live.version, hand_number=hand_number, seat=seat, actor=actor,
         user=user if user is not None and getattr(user, "is_authenticated", False) else None,
@@ -207,12 +226,14 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
             live.next_hand_at = now + deadlines.next_hand_pause()
     else:
         deadlines.schedule(live, game, holders, now, before)
-    live_rows.write_change(move, live)  # the move row and the game's row (one statement on PostgreSQL)
-    snap = snapshots.snapshot_of(live, engine.Game.from_dict(live.state), holders)  # a copy: `game` may move on
+    move.save()
+    live.save()  # the loaded columns: the checkpoint only when it was set above
+    snap = snapshots.snapshot_of(live, game.copy(), holders)  # a copy: `game` moves on with the next change
     stored = snapshots.stored_move_of(move)
+    game_log.keep_on_commit(live.pk, live.version, game)
     transaction.on_commit(lambda: snapshots.remember(snap, [stored]))
     broadcast.announce_on_commit(live.pk, live.version,
-                                 lambda: snapshots.change_message(snap, live.state, stored))
+                                 lambda: snapshots.change_message(snap, stored, checkpoint))
     nudges.nudge_on_commit(live.watch_group, live.pk)  # the organizer's live round view, after the commit
     return move
 
@@ -245,7 +266,7 @@ def player_returned(live_game_id: int, user, *, via_token: bool = False) -> bool
     """A player who syncs is back: a bot that had taken over the seat stops (a new version says so).
     Where players' seats are played by their bots (`token_moves_only`), only the bot's socket (`via_token`)
     is the player coming back: the owner watching in a browser is not."""
-    live = live_rows.load(live_game_id)
+    live = load_live_game(live_game_id)
     if live is None or live.status != LiveGame.Status.RUNNING or (live.token_moves_only and not via_token):
         return False
     seat = seat_of_user(seat_holders(live), user)
@@ -268,7 +289,7 @@ def player_returned(live_game_id: int, user, *, via_token: bool = False) -> bool
         if not had_bot:
             live.save(update_fields=["bot_takeover", "missed_turns"])
             return False
-        game = engine.Game.from_dict(live.state)
+        game = engine_game(live)
         if turn_game_seat(game, live.hand_seats) == seat:
             live.deadline = None  # the player gets a full turn again
         store_notice(live, game, holders, "takeover_ended",

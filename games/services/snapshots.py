@@ -1,9 +1,11 @@
 """What each viewer of a table may see: snapshots of a live game and the messages built from them.
 
-A `Snapshot` is a live game parsed at one version (engine state, seat holders, timers); `StoredMove` is
-one logged change. Both are cached per process by (game, version), filled by the move service when a
-change commits, so a broadcast usually costs the consumers of this process no query at all; a consumer
-in another process loads the game once and the missing moves once. Snapshots are shared: never mutate.
+A `Snapshot` is a live game at one version (engine game, seat holders, timers); `StoredMove` is one
+logged change. Both are cached per process by (game, version), filled by the move service when a change
+commits, so a broadcast costs the consumers of this process no query at all. Another process builds the
+new version from its previous one and the change the broadcast carries (the action, replayed on its own
+copy of the game, and the game's small columns); one that lacks the previous version, or hears of a change
+that stored a checkpoint, loads the game once for all its sockets. Snapshots are shared: never mutate.
 
 Messages are built per viewer from these: the seat's own view (`engine.view_for` on its hand seat) or the
 spectator view, and each event through `TableEvent.for_seat(hand_seat)` or `TableEvent.public()`.
@@ -12,16 +14,16 @@ spectator view, and each event through `TableEvent.for_seat(hand_seat)` or `Tabl
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import cachetools
 from django.utils import timezone
 
 from games import engine
 from games.models import LiveGame, LiveMove
-from games.services import fairness, live_rows
+from games.services import fairness, game_log
 from games.services.seats import SeatHolder, hand_seat_of, seat_holders, seat_of_user
 
 LOG_MOVES = 20  # changes whose events a full `state` carries as its log
@@ -66,6 +68,7 @@ class StoredMove:
     events: list[dict[str, Any]]
     hand_seats: list[int]
     via_token: bool = False  # a player's move made through their access token (their bot)
+    action: dict[str, Any] | None = None  # the engine action (hand seats), None for a deal or a notice
 
 
 def snapshot_of(live: LiveGame, game: engine.Game, holders: list[SeatHolder]) -> Snapshot:
@@ -88,38 +91,34 @@ def snapshot_of(live: LiveGame, game: engine.Game, holders: list[SeatHolder]) ->
 
 def stored_move_of(move: LiveMove) -> StoredMove:
     return StoredMove(move.version, move.hand_number, move.seat, move.actor, move.events, move.hand_seats,
-                      move.via_token)
+                      move.via_token, move.action)
 
 
 # ---- the per-process cache ---------------------------------------------------------------------------
 
 class _Cache:
+    """A least-recently-used cache that threads share (the database threads fill it, the event loop
+    reads it)."""
+
     def __init__(self, size: int) -> None:
-        self.size = size
-        self.items: OrderedDict = OrderedDict()
+        self.items: cachetools.LRUCache = cachetools.LRUCache(size)
         self.lock = threading.Lock()
 
     def get(self, key):
         with self.lock:
-            value = self.items.get(key)
-            if value is not None:
-                self.items.move_to_end(key)
-            return value
+            return self.items.get(key)
 
     def put(self, key, value) -> None:
         with self.lock:
             self.items[key] = value
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
 
     def clear(self) -> None:
         with self.lock:
             self.items.clear()
 
 
-_snapshots = _Cache(256)
-_moves = _Cache(4096)
+_snapshots = _Cache(1024)
+_moves = _Cache(8192)
 
 
 def remember(snapshot: Snapshot, moves: list[StoredMove]) -> None:
@@ -132,44 +131,62 @@ def remember(snapshot: Snapshot, moves: list[StoredMove]) -> None:
 def forget_all() -> None:
     _snapshots.clear()
     _moves.clear()
+    game_log.forget_all()
+
+
+def game_copy(live_id: int, version: int) -> engine.Game | None:
+    """A copy of the game at `version` if this process has its snapshot (for a move to change)."""
+    snap = _snapshots.get((live_id, version))
+    return None if snap is None else snap.game.copy()
 
 
 # ---- a committed change, sent with its signal ----------------------------------------------------------
 
-def change_message(snapshot: Snapshot, state: dict[str, Any], move: StoredMove) -> dict[str, Any]:
-    """A committed change as plain data for the channel layer: the snapshot at its version (`state` is
-    its engine state, `Game.to_dict()`) and the move that made it. Another worker remembers it with
-    `remember_change` instead of reading it back from the database. It holds every hidden card: it goes
-    through Redis only encrypted (CHANNEL_LAYER_KEY), and no consumer ever forwards it."""
+def change_message(snapshot: Snapshot, move: StoredMove, checkpoint: bool) -> dict[str, Any]:
+    """A committed change as plain data for the channel layer: the game's small columns at its version and
+    the move that made it, not the engine state. Another worker replays the move's action on its own copy
+    of the previous version (`remember_change`) instead of reading the change back from the database;
+    `checkpoint` (a deal, a notice: no action to replay) tells it to load the version instead. The move's
+    events hold the cards its seats were dealt or drew: the message goes through Redis only encrypted
+    (CHANNEL_LAYER_KEY), and no consumer ever forwards it."""
     snap = snapshot
     return {
         "live_id": snap.live_id, "version": snap.version, "kind": snap.kind, "status": snap.status,
-        "paused": snap.paused, "closed": snap.closed, "title": snap.title, "state": state,
+        "paused": snap.paused, "closed": snap.closed, "title": snap.title, "checkpoint": checkpoint,
         "hand_seats": snap.hand_seats, "holders": [[h.seat, h.name, h.user_id, h.bot_kind] for h in snap.holders],
         "deadline": _iso(snap.deadline), "next_hand_at": _iso(snap.next_hand_at),
         "turn_seconds": snap.turn_seconds, "missed_turns": snap.missed_turns, "bot_takeover": snap.bot_takeover,
         "owner_id": snap.owner_id, "shuffles": list(snap.shuffles),
         "arrival_until": _iso(snap.arrival_until), "arrived": list(snap.arrived),
         "move": [move.version, move.hand_number, move.seat, move.actor, move.events, move.hand_seats,
-                 move.via_token],
+                 move.via_token, move.action],
     }
 
 
 def remember_change(data: dict[str, Any]) -> None:
-    """Cache a change another process committed (`change_message`), unless this process has it already.
-    Parsed once per process: the first of its sockets at the table to hear of it does it."""
-    key = (data["live_id"], data["version"])
-    if _snapshots.get(key) is None:
-        _snapshots.put(key, Snapshot(
-            data["live_id"], data["version"], data["kind"], data["status"], data["paused"], data["closed"],
-            data["title"], engine.Game.from_dict(data["state"]), list(data["hand_seats"]),
-            [SeatHolder(*h) for h in data["holders"]], _from_iso(data["deadline"]), _from_iso(data["next_hand_at"]),
-            data["turn_seconds"], list(data["missed_turns"]), list(data["bot_takeover"]), data["owner_id"],
-            tuple(data["shuffles"]), _from_iso(data.get("arrival_until")), tuple(data.get("arrived", ())),
-        ))
-    version = data["move"][0]
-    if _moves.get((data["live_id"], version)) is None:
-        _moves.put((data["live_id"], version), StoredMove(*data["move"]))
+    """Cache a change another process committed (`change_message`), unless this process has it already:
+    the move's action replayed on a copy of the previous version's game, once per process (the first of
+    its sockets at the table to hear of it does it). Without the previous version, or for a change that
+    stored a checkpoint, only the move is cached: the consumer then loads the version."""
+    live_id, version = data["live_id"], data["version"]
+    if _moves.get((live_id, version)) is None:
+        _moves.put((live_id, version), StoredMove(*data["move"]))
+    if _snapshots.get((live_id, version)) is not None or data["checkpoint"]:
+        return
+    before = _snapshots.get((live_id, version - 1))
+    if before is None:
+        return
+    game = before.game.copy()
+    action = data["move"][7]
+    if action is not None:
+        game.apply(engine.action_from_dict(action), events=False)
+    _snapshots.put((live_id, version), Snapshot(
+        live_id, version, data["kind"], data["status"], data["paused"], data["closed"], data["title"], game,
+        list(data["hand_seats"]), [SeatHolder(*h) for h in data["holders"]], _from_iso(data["deadline"]),
+        _from_iso(data["next_hand_at"]), data["turn_seconds"], list(data["missed_turns"]),
+        list(data["bot_takeover"]), data["owner_id"], tuple(data["shuffles"]), _from_iso(data["arrival_until"]),
+        tuple(data["arrived"]),
+    ))
 
 
 def _from_iso(text: str | None) -> datetime | None:
@@ -178,15 +195,21 @@ def _from_iso(text: str | None) -> datetime | None:
 
 # ---- loading -----------------------------------------------------------------------------------------
 
-def load_snapshot(live_id: int) -> Snapshot | None:
+def load_snapshot(live_id: int, moves_since: int | None = None) -> Snapshot | None:
     """The game as it is now, with its seat holders read afresh (an organizer may have replaced a player
-    without the version changing): one query, two for a tournament game. The parsed engine state is
-    reused from the cache when this version was seen."""
-    live = live_rows.load(live_id)
+    without the version changing): one query, two for a tournament game. The engine game is reused from
+    the cache when this version was seen, else read from the log (`game_log`: two more queries, which
+    also bring the moves after `moves_since` into the cache)."""
+    live = LiveGame.objects.for_play().filter(pk=live_id).first()
     if live is None:
         return None
     cached = _snapshots.get((live_id, live.version))
-    game = cached.game if cached is not None else engine.Game.from_dict(live.state)
+    if cached is not None:
+        game = cached.game
+    else:
+        game, rows = game_log.load_with_moves(live, live.version if moves_since is None else moves_since)
+        for row in rows:
+            _moves.put((live_id, row.version), stored_move_of(row))
     snap = snapshot_of(live, game, seat_holders(live))
     _snapshots.put((live_id, snap.version), snap)
     return snap
@@ -212,19 +235,30 @@ def load_moves(live_id: int, after: int, upto: int) -> list[StoredMove]:
 
 def changes_since(live_id: int, after: int, version: int) -> tuple[Snapshot | None, list[StoredMove]]:
     """What a consumer that has sent `after` needs on hearing of `version`: the newest snapshot it can
-    get (the cached one at `version`, else the current one) and the moves in between.
+    get (the cached one at `version`, else the current one) and the moves in between; for a consumer more
+    than `MAX_CATCH_UP` behind, the snapshot's recent moves (its log: it is sent a full state).
 
     The sockets of one table in this process hear of a change made elsewhere at the same moment: the
     first loads it, the others wait for it and find it cached (one load per process, not per socket)."""
     with _loading(live_id):
         snap = _snapshots.get((live_id, version))
         if snap is None:
-            snap = load_snapshot(live_id)
+            snap = load_snapshot(live_id, moves_since=after)
             if snap is None:
                 return None, []
         if snap.version - after > MAX_CATCH_UP:
-            return snap, []
+            return snap, recent_moves(live_id, snap.version)
         return snap, load_moves(live_id, after, snap.version)
+
+
+def updates_from(snap: Snapshot, moves: list[StoredMove], after: int, user) -> tuple[int, list[dict[str, Any]]]:
+    """(newest version, messages) for a consumer that has sent `after`, from what `changes_since` gave:
+    numbered updates, or a full state when it is more than `MAX_CATCH_UP` behind."""
+    seat = snap.seat_of(user)
+    if snap.version - after > MAX_CATCH_UP:
+        return snap.version, [state_message(snap, seat, moves)]
+    moves = [m for m in moves if m.version > after]
+    return (moves[-1].version if moves else after), update_messages(snap, seat, moves)
 
 
 def cached_updates(live_id: int, after: int, version: int, user) -> tuple[int, list[dict[str, Any]]] | None:

@@ -19,6 +19,7 @@ from collections import Counter
 from datetime import datetime
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -26,7 +27,14 @@ from games import db_threads, engine, signals
 from games.engine.cards import COLOUR, COLOUR_CODES, IS_WILD
 from games.models import LiveGame, LiveMove
 from games.services import bot_play, deadlines
-from games.services.moves import MoveRefused, apply_locked, deal_next_hand, lock_live_game, store_notice
+from games.services.moves import (
+    MoveRefused,
+    apply_locked,
+    deal_next_hand,
+    engine_game,
+    lock_live_game,
+    store_notice,
+)
 from games.services.seats import hand_seat_of, seat_holders, turn_game_seat
 
 logger = logging.getLogger(__name__)
@@ -97,15 +105,13 @@ def sweep_once(now: datetime | None = None) -> int:
 
 
 def sweep_game(live_game_id: int, now: datetime) -> bool:
-    from django.db import transaction
-
     with transaction.atomic():
         live = lock_live_game(live_game_id, skip_locked=True)
         if live is None or live.status != LiveGame.Status.RUNNING:
             return False
         if live.kind == LiveGame.Kind.TOURNAMENT and live.game.status != "running":
             return False
-        game = engine.Game.from_dict(live.state)
+        game = engine_game(live)
         holders = seat_holders(live)
         hand = game.hand
         if hand is None or hand.over:

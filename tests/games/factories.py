@@ -102,6 +102,14 @@ class Socket:
         await self.comm.disconnect()
 
 
+@database_sync_to_async
+def engine_game_of(live):
+    """The engine game of `live` at its version (derived from the stored log: a query, so off the loop)."""
+    from games import engine
+
+    return engine.Game.from_dict(live.state)
+
+
 async def login_socket(live_id: int, user) -> Socket:
     cookie = await database_sync_to_async(session_cookie)(user)
     return Socket(live_id, cookie)

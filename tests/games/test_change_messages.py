@@ -1,6 +1,8 @@
 """A change travels with its signal across workers (games/services/broadcast.py, snapshots.change_message):
-a worker that did not make it builds every viewer's update from the message, reading nothing back from
-the database; and production refuses a Redis layer that would carry the cards unencrypted."""
+the move's action and the game's small columns, never the engine state. A worker that did not make it
+replays the action on its own copy of the previous version and builds every viewer's update from that,
+reading nothing back from the database; and production refuses a Redis layer that would carry the cards
+unencrypted."""
 
 import msgpack
 import pytest
@@ -28,6 +30,7 @@ def test_a_change_message_rebuilds_every_viewers_update_with_no_query(live_setti
     tgame, users = make_tournament_game(3)
     live = live_game_for(tgame, seed=5)
     user, version, action = a_move(live.pk, users)
+    before = snapshots.load_snapshot(live.pk)  # what another worker's sockets at the table were last sent
     done = submit_move(live.pk, user, version, action, "c-1")  # caches the change in this process
     snap = snapshots._snapshots.get((live.pk, done.version))
     move = snapshots.cached_moves(live.pk, version, done.version)[0]
@@ -35,8 +38,10 @@ def test_a_change_message_rebuilds_every_viewers_update_with_no_query(live_setti
     expected = [without_clock(snapshots.cached_updates(live.pk, version, done.version, u)[1]) for u in viewers]
 
     # through the layer's own serialisation (channels-redis uses msgpack), into a process that lacks it
-    data = msgpack.unpackb(msgpack.packb(snapshots.change_message(snap, snap.game.to_dict(), move)), raw=False)
+    data = msgpack.unpackb(msgpack.packb(snapshots.change_message(snap, move, False)), raw=False)
+    assert "state" not in data and "checkpoint" not in str(data["move"])  # the change, not the game
     snapshots.forget_all()
+    snapshots.remember(before, [])
     assert snapshots.cached_updates(live.pk, version, done.version, users[0]) is None
     with CaptureQueriesContext(connection) as queries:
         snapshots.remember_change(data)
@@ -44,6 +49,21 @@ def test_a_change_message_rebuilds_every_viewers_update_with_no_query(live_setti
     assert len(queries) == 0
     assert rebuilt == expected
     assert {m["role"] for m in rebuilt[-1]} == {"spectator"} and rebuilt[0][0]["view"]["hand"]
+    assert snapshots._snapshots.get((live.pk, done.version)).game == snap.game  # replayed to the same game
+
+
+def test_without_the_previous_version_a_change_message_leaves_the_load_to_the_consumer(live_settings):
+    tgame, users = make_tournament_game(3)
+    live = live_game_for(tgame, seed=5)
+    user, version, action = a_move(live.pk, users)
+    done = submit_move(live.pk, user, version, action, "c-4")
+    snap = snapshots._snapshots.get((live.pk, done.version))
+    move = snapshots.cached_moves(live.pk, version, done.version)[0]
+    snapshots.forget_all()
+    snapshots.remember_change(snapshots.change_message(snap, move, False))
+    assert snapshots._snapshots.get((live.pk, done.version)) is None
+    loaded, moves = snapshots.changes_since(live.pk, version, done.version)
+    assert loaded.game == snap.game and [m.version for m in moves] == [done.version]
 
 
 def test_remember_change_keeps_what_this_process_has(live_settings):
@@ -53,7 +73,7 @@ def test_remember_change_keeps_what_this_process_has(live_settings):
     done = submit_move(live.pk, user, version, action, "c-2")
     snap = snapshots._snapshots.get((live.pk, done.version))
     move = snapshots.cached_moves(live.pk, version, done.version)[0]
-    snapshots.remember_change(snapshots.change_message(snap, snap.game.to_dict(), move))
+    snapshots.remember_change(snapshots.change_message(snap, move, False))
     assert snapshots._snapshots.get((live.pk, done.version)) is snap  # not parsed again
 
 
@@ -68,7 +88,6 @@ async def test_a_socket_in_a_worker_that_did_not_make_the_move_updates_from_the_
 
     monkeypatch.setattr(db_threads, "load_changes", no_load)
     game, live, users, sockets, states = await setup_table()
-    snapshots.forget_all()
     await play_one(sockets, states[0]["version"])
     await play_one(sockets, states[0]["version"] + 1)
 

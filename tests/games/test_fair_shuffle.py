@@ -16,7 +16,7 @@ from games.models import LiveGame
 from games.services import fairness, timers
 from games.services.lifecycle import start_practice_game
 from games.services.seats import turn_game_seat
-from tests.games.factories import Socket, login_socket, make_tournament_game
+from tests.games.factories import Socket, engine_game_of, login_socket, make_tournament_game
 from tests.tournament.organizer_factories import make_user
 from tournament.services.live_tables import live_game_for
 
@@ -60,7 +60,7 @@ async def play_to_the_end(live, players, sockets):
                 await s.receive_until(lambda m, v=live.version: m["type"] in ("update", "state") and m["version"] == v)
         if live.status == LiveGame.Status.FINISHED:
             return live
-        game = engine.Game.from_dict(live.state)
+        game = await engine_game_of(live)
         seat = turn_game_seat(game, live.hand_seats)
         if seat is None or seat >= len(players):
             assert await database_sync_to_async(timers.sweep_once)(timezone.now()) == 1
@@ -84,7 +84,7 @@ async def test_no_frame_carries_a_hands_seed_before_the_hand_is_over_and_every_h
     for s in sockets:
         await s.connect()
     live = await play_to_the_end(live, players, sockets)
-    game = engine.Game.from_dict(live.state)
+    game = await engine_game_of(live)
     records = live.shuffles
     assert len(records) == len(game.results) >= 1
     assert len({r["seed"] for r in records}) == len(records)

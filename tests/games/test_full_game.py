@@ -8,12 +8,11 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import engine
 from games.hidden_cards import known_cards, private_codes
 from games.models import LiveGame, LiveMove
 from games.services import timers
 from games.services.seats import turn_game_seat
-from tests.games.factories import Socket, login_socket, make_tournament_game
+from tests.games.factories import Socket, engine_game_of, login_socket, make_tournament_game
 from tournament.models import Game, Hand, HandScore
 from tournament.services.live_tables import exhibition_table, live_game_for
 from tournament.services.rounds import seat_totals
@@ -63,7 +62,7 @@ async def test_a_whole_game_with_sockets_and_bots_to_the_target(preset, target):
         await catch_up(sockets, live.version)
         if live.status == LiveGame.Status.FINISHED:
             break
-        game = engine.Game.from_dict(live.state)
+        game = await engine_game_of(live)
         seat = turn_game_seat(game, live.hand_seats)
         if seat is None or seat >= 2:  # a bot's turn or the next deal (both immediate in tests)
             assert await sweep() == 1
@@ -75,7 +74,7 @@ async def test_a_whole_game_with_sockets_and_bots_to_the_target(preset, target):
             assert reply["type"] == "ack", (reply, action, sock.state["view"])
         steps += 1
         assert steps < 5000
-    game = engine.Game.from_dict(live.state)
+    game = await engine_game_of(live)
     assert game.over and max(game.totals) >= target
     # the tournament game is finished with the engine's winner
     tgame = await database_sync_to_async(Game.objects.select_related("winner").get)(pk=tgame.pk)
@@ -155,7 +154,7 @@ async def test_an_exhibition_of_bots_with_eliminations_plays_to_the_end():
         live = await reload(live.pk)
         if len(live.hand_seats) < 4 and live.hand_seats:
             eliminated_seen = True
-    game = engine.Game.from_dict(live.state)
+    game = await engine_game_of(live)
     assert game.over and len(game.winners) == 1 and eliminated_seen
     await catch_up([watcher], live.version)
     assert watcher.state["game"]["winners"] == game.winners

@@ -24,7 +24,7 @@ from games.engine.decks import deck_cards
 from games.models import LiveGame
 from games.services import timers
 from games.services.seats import turn_game_seat
-from tests.games.factories import Socket, make_tournament_game, session_cookie
+from tests.games.factories import Socket, engine_game_of, make_tournament_game, session_cookie
 from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -192,7 +192,7 @@ async def _play_to_the_end(live_id, cookies) -> None:
         live = await database_sync_to_async(LiveGame.objects.get)(pk=live_id)
         if live.status == LiveGame.Status.FINISHED:
             break
-        game = engine.Game.from_dict(live.state)
+        game = await engine_game_of(live)
         seat = turn_game_seat(game, live.hand_seats)
         if seat is None or seat >= 2:  # a deal or the bot: swept above
             continue

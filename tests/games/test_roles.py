@@ -83,9 +83,10 @@ def test_catching_up_costs_few_queries(django_assert_max_num_queries, django_ass
         action = engine.legal_actions(state.hand, state.hand.turn)[0].to_dict()
         submit_move(live.pk, users[live.hand_seats[state.hand.turn]], version, {"type": action["type"],
                     **{k: v for k, v in action.items() if k not in ("type", "seat")}})
-    # another process (cold cache): the game and its seats, then the missing moves
+    # another process (cold cache): the game's row, its seats, its checkpoint, and in one query the moves
+    # to replay onto it and the ones missed
     snapshots.forget_all()
-    with django_assert_max_num_queries(3):
+    with django_assert_max_num_queries(4):
         snap, moves = snapshots.changes_since(live.pk, 1, 4)
     assert snap.version == 4 and [m.version for m in moves] == [2, 3, 4]
     # the same process again (warm cache): nothing to load
@@ -166,4 +167,9 @@ def test_a_consumer_far_behind_gets_a_full_state():
         assert timers.sweep_once(timezone.now()) == 1
     snapshots.forget_all()
     snap, moves = snapshots.changes_since(live.pk, 1, 2)
-    assert snap.version == snapshots.MAX_CATCH_UP + 6 and moves == []
+    newest = snapshots.MAX_CATCH_UP + 6
+    assert snap.version == newest and [m.version for m in moves] == list(range(newest - snapshots.LOG_MOVES + 1,
+                                                                                  newest + 1))  # its log
+    sent, messages = snapshots.updates_from(snap, moves, 1, None)
+    assert sent == newest and [m["type"] for m in messages] == ["state"]
+    assert len(messages[0]["log"]) == snapshots.LOG_MOVES

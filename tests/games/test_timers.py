@@ -36,6 +36,7 @@ def moves_after(live_id: int, version: int) -> list[LiveMove]:
     return list(LiveMove.objects.filter(live_game_id=live_id, version__gt=version).order_by("version"))
 
 
+@database_sync_to_async
 def seat_on_turn(live: LiveGame) -> int:
     from games import engine
 
@@ -55,7 +56,7 @@ async def test_a_turn_that_runs_out_is_played_by_the_timer_and_broadcast():
     assert states[0]["deadline"] == live.deadline.isoformat()
     # not due yet: the sweeper does nothing
     assert await sweep() == 0
-    seat = seat_on_turn(live)
+    seat = await seat_on_turn(live)
     await expire(live.pk)
     assert await sweep() == 1
     assert await sweep() == 0  # a second sweep finds nothing due any more
@@ -64,7 +65,7 @@ async def test_a_turn_that_runs_out_is_played_by_the_timer_and_broadcast():
     assert moves[0].action["type"] in ("draw", "accept", "choose_colour")
     after = await reload(live.pk)
     assert after.missed_turns[seat] == 1 and after.bot_takeover[seat] is False
-    assert seat_on_turn(after) != seat
+    assert await seat_on_turn(after) != seat
     assert after.deadline > timezone.now() + timedelta(seconds=25)  # the next player's fresh timer
     await catch_up(sockets, after.version)
     for s in sockets:
@@ -95,7 +96,7 @@ def test_default_actions():
 async def test_a_bot_takes_over_after_missed_turns_until_the_player_returns(live_settings):
     game, live, users, sockets, states = await setup_table(turn_seconds=30, missed_turns_before_bot=2)
     live = await reload(live.pk)
-    absent = seat_on_turn(live)
+    absent = await seat_on_turn(live)
     absent_socket = sockets[absent]
     misses = 0
     version = live.version
@@ -104,7 +105,7 @@ async def test_a_bot_takes_over_after_missed_turns_until_the_player_returns(live
         await catch_up(sockets, live.version)
         if live.bot_takeover[absent]:
             break
-        seat = seat_on_turn(live)
+        seat = await seat_on_turn(live)
         if seat == absent:
             await expire(live.pk)
             assert await sweep() == 1
@@ -121,7 +122,7 @@ async def test_a_bot_takes_over_after_missed_turns_until_the_player_returns(live
     for _ in range(60):
         live = await reload(live.pk)
         await catch_up(sockets, live.version)
-        if seat_on_turn(live) == absent:
+        if await seat_on_turn(live) == absent:
             assert live.deadline <= timezone.now()
             assert await sweep() == 1
             break

@@ -1,0 +1,51 @@
+"""A change whose broadcast never came (games/services/missed_changes.py): the worker that stored it died
+before announcing it, or the channel layer lost it. The table's sockets still get it, within a second,
+as numbered updates, exactly once."""
+
+import asyncio
+import time
+from datetime import timedelta
+
+import pytest
+
+from games.services import broadcast, missed_changes
+from tests.games.test_table_play import play_one, setup_table
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+async def test_a_move_stored_but_never_broadcast_reaches_every_socket_within_a_second(live_settings, monkeypatch):
+    live_settings.LIVE_MISSED_CHANGE_SECONDS = 0.2
+    game, live, users, sockets, states = await setup_table()
+    version = states[0]["version"]
+    monkeypatch.setattr(broadcast, "announce_on_commit", lambda *args, **kwargs: None)  # dies before announcing
+
+    started = time.monotonic()
+    await play_one(sockets, version)  # the mover's ack, then every socket's update: from the check
+    assert time.monotonic() - started < 1.5
+    for s in sockets:
+        assert s.state["version"] == version + 1
+        assert [m for m in await s.drain(0.5) if m["type"] in ("update", "state")] == []  # once, not again
+
+
+async def test_the_check_leaves_alone_a_socket_whose_broadcast_may_still_be_coming(live_settings, monkeypatch):
+    live_settings.LIVE_MISSED_CHANGE_SECONDS = 60  # the loop stays asleep: the test calls the check itself
+    game, live, users, sockets, states = await setup_table()
+    monkeypatch.setattr(broadcast, "announce_on_commit", lambda *args, **kwargs: None)
+    monkeypatch.setattr(missed_changes, "GRACE", missed_changes.GRACE * 100)
+    await sockets[0].send({"type": "sync"})
+    await sockets[0].receive_until(lambda m: m["type"] == "state")
+    tables = missed_changes._sockets[asyncio.get_running_loop()]
+    assert await missed_changes.check_once(tables) == 0  # nobody behind
+    version = states[0]["version"]
+    views = [s.state["view"] for s in sockets]
+    mover = next(s for s in sockets if s.state["hand_seat"] == views[0]["turn"])
+    action = {k: v for k, v in mover.state["view"]["legal_actions"][0].items() if k != "seat"}
+    await mover.send({"type": "move", "version": version, "action": action, "id": "g1"})
+    await mover.receive_until(lambda m: m["type"] == "ack")
+    assert await missed_changes.check_once(tables) == 0  # stored just now: its broadcast may be on its way
+    monkeypatch.setattr(missed_changes, "GRACE", timedelta(0))
+    assert await missed_changes.check_once(tables) == len(sockets)
+    for s in sockets:
+        update = await s.receive_until(lambda m: m["type"] == "update")
+        assert update["version"] == version + 1

@@ -273,18 +273,14 @@ def cached_updates(live_id: int, after: int, version: int, user) -> tuple[int, l
     return (moves[-1].version if moves else after), update_messages(snap, snap.seat_of(user), moves)
 
 
-_table_locks: dict[int, threading.Lock] = {}
+# Per table, the lock its loads take (an evicted lock still in use costs a second load, nothing worse).
+_table_locks: cachetools.LRUCache = cachetools.LRUCache(4096)
 _table_locks_lock = threading.Lock()
 
 
 def _loading(live_id: int) -> threading.Lock:
     with _table_locks_lock:
-        lock = _table_locks.get(live_id)
-        if lock is None:
-            if len(_table_locks) > 4096:  # tables come and go (dropping a lock in use costs a second load)
-                _table_locks.clear()
-            lock = _table_locks[live_id] = threading.Lock()
-        return lock
+        return _table_locks.setdefault(live_id, threading.Lock())
 
 
 def recent_moves(live_id: int, version: int) -> list[StoredMove]:

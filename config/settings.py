@@ -132,6 +132,9 @@ PUBLIC_PAGE_STALE_SECONDS = whole_number("PUBLIC_PAGE_STALE_SECONDS", 30, minimu
 # Production runs the timer/bot sweeper as its own process (`manage.py run_sweeper`) and sets this to 0
 # for the ASGI workers (games/services/timers.py).
 LIVE_SWEEPER_IN_PROCESS = yes_no("LIVE_SWEEPER_IN_PROCESS", True)
+# How often each worker reads the stored versions of the tables it holds sockets at, so that a change whose
+# broadcast never came still reaches them (games/services/missed_changes.py); 0 turns the check off.
+LIVE_MISSED_CHANGE_SECONDS = number("LIVE_MISSED_CHANGE_SECONDS", 0.5, minimum=0)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -7,7 +7,7 @@ kind of live game with `sender=LiveGame`; a receiver that only cares about tourn
 `live.kind` (practice and exhibition games have no `live.game`).
 
 Both are sent by the move service (`games.services.moves.store_change`) inside the transaction that stores
-the move, with the live game row locked, before the move row and the game's new state are saved. A
+the move, with the live game row locked, before the move row and the game's new columns are saved. A
 receiver's writes therefore commit or roll back with the move: a hand shown at the table is a hand in the
 standings, and a game that ended at the table is finished in the tournament, or neither. A receiver that
 raises rolls the move back (the player's move is refused, nothing is stored). Anything a receiver wants to

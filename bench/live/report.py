@@ -32,6 +32,13 @@ def report(name: str, stats: Stats, elapsed: float, moves: int, usage: dict) -> 
           f"unanswered {row['unanswered']}, closed by the server {row['closed']}, {row['frames']} frames of {row['bytes_per_frame']:.0f} B on average")
     print("       CPU (share of one core) / RSS: " + ", ".join(
         f"{k} {v['cpu']:.0%} / {v['rss_before']:.0f}->{v['rss']:.0f} MiB" for k, v in usage["usage"].items()))
+    if moves:
+        row["cpu_ms_per_move"] = {k: v["cpu"] * elapsed / moves * 1000 for k, v in usage["usage"].items()}
+        line = ", ".join(f"{k} {ms:.2f} ms" for k, ms in row["cpu_ms_per_move"].items())
+        if "wal_bytes" in usage:
+            row["wal_bytes_per_move"] = usage["wal_bytes"] / moves
+            line += f"; the database wrote {row['wal_bytes_per_move']:,.0f} B per move (write-ahead log)"
+        print(f"       CPU per move: {line}")
     print(f"       machine: CPUs busy {usage['machine_busy']:.0%} of one core's worth (all programs, /proc/stat), "
           f"load average {usage['load_average'][0]:.1f} -> {usage['load_average'][1]:.1f}; "
           f"the workers' threads were runnable but waiting for a CPU {usage['workers_waiting_for_cpu']:.0%} "

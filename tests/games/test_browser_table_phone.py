@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games import engine
 from games.models import LiveGame
-from games.services import deadlines
+from games.services import deadlines, snapshots
 from games.services.lifecycle import start_practice_game
 from games.services.seats import seat_holders
 
@@ -83,6 +83,7 @@ def rig_practice(user, preset: str, hands: list[list[str]], turn_up: list[str], 
     live.deadline = None
     deadlines.schedule(live, game, seat_holders(live), timezone.now(), None)
     live.save()
+    snapshots.forget_all()  # this process kept the game as dealt at this version: the arranged one replaces it
     return live
 
 

@@ -7,8 +7,8 @@ or the client asks with ``{"type": "refresh"}``. Rows are built on the server fr
 public data only. Every incoming message is checked: anything but a small ``{"type": "refresh"}`` gets an
 error message and changes nothing.
 
-The socket also joins the event's announcement group (``event-<id>-announce``) and forwards each
-organizer's announcement as ``{"type": "announcement", "text", "at"}``, and sends the latest once after
+The socket also carries the event's announcements (``tournament.announcement_socket``): it forwards each
+organizer's announcement as ``{"type": "announcement", "text", "at"}`` and sends the latest once after
 the first leaderboard: every event page shows it as a banner (docs/protocol.md).
 """
 
@@ -21,10 +21,10 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from tournament import refresh_requests
+from tournament.announcement_socket import AnnouncementsMixin
 from tournament.models import Event
-from tournament.page_notices import event_announce_group, event_group_name
+from tournament.page_notices import event_group_name
 from tournament.scores_version import current_version, forget_version
-from tournament.services import announcements
 from tournament.standings_cache import standings
 from tournament.views.leaderboard import PAGE_SIZE, pages_for
 
@@ -34,11 +34,6 @@ CLOSE_NO_SUCH_EVENT = 4404
 @database_sync_to_async
 def load_public_event(slug: str):
     return Event.objects.exclude(status=Event.Status.DRAFT).filter(slug=slug).first()
-
-
-@database_sync_to_async
-def latest_announcement(event_id: int) -> dict | None:
-    return announcements.as_message(announcements.latest(event_id))
 
 
 @database_sync_to_async
@@ -58,10 +53,9 @@ def requested_page(scope) -> int:
     return int(raw) if raw.isdigit() and 0 < len(raw) <= 6 and int(raw) > 0 else 1
 
 
-class LeaderboardConsumer(AsyncJsonWebsocketConsumer):
+class LeaderboardConsumer(AnnouncementsMixin, AsyncJsonWebsocketConsumer):
     event = None
     group_name: str | None = None
-    announce_group: str | None = None
     last_refresh: float = 0.0
     page: int = 1
 
@@ -73,23 +67,15 @@ class LeaderboardConsumer(AsyncJsonWebsocketConsumer):
         self.page = requested_page(self.scope)
         self.group_name = event_group_name(self.event.pk)
         await self.channel_layer.group_add(self.group_name, self.channel_name)
-        self.announce_group = event_announce_group(self.event.pk)
-        await self.channel_layer.group_add(self.announce_group, self.channel_name)
+        await self.join_announcements(self.event.pk)
         await self.accept()
         await self.send_leaderboard()
-        latest = await latest_announcement(self.event.pk)
-        if latest is not None:
-            await self.send_json(latest)
+        await self.send_latest_announcement(self.event.pk)
 
     async def disconnect(self, code) -> None:
         if self.group_name:
             await self.channel_layer.group_discard(self.group_name, self.channel_name)
-        if self.announce_group:
-            await self.channel_layer.group_discard(self.announce_group, self.channel_name)
-
-    async def announcement(self, message: dict) -> None:
-        """An organizer's announcement to the event (`tournament.services.announcements`): a banner."""
-        await self.send_json({"type": "announcement", "text": str(message.get("text", "")), "at": message.get("at")})
+        await self.leave_announcements()
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         if error := refresh_requests.refusal(text_data):

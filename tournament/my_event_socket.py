@@ -7,6 +7,11 @@ finished, a stage drawn or started, a game ended, the event's settings saved), s
 table is ready" with its button, "through" or "out", and the next table without a reload. The group
 message is tiny ("changed"); each socket builds its user's HTML from the database. Incoming messages: only
 ``{"type": "refresh"}`` (at most one a second); anything else gets an error and changes nothing.
+
+The socket also carries the event's announcements (``tournament.announcement_socket``), as the live
+leaderboard's does: it forwards each organizer's announcement as ``{"type": "announcement", "text", "at"}``
+and sends the latest once after the first page. ``static/js/announcements.js`` opens no socket of its own
+on a page that holds one, so this is how the page's banner shows a new announcement without a reload.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from tournament import refresh_requests
+from tournament.announcement_socket import AnnouncementsMixin
 from tournament.models import Event
 from tournament.my_event_page import render_live_part
 from tournament.page_notices import my_event_group_name
@@ -37,7 +43,7 @@ def live_part(event, user) -> tuple[str, str]:
     return render_live_part(event, user)
 
 
-class MyEventConsumer(AsyncJsonWebsocketConsumer):
+class MyEventConsumer(AnnouncementsMixin, AsyncJsonWebsocketConsumer):
     event = None
     group_name: str | None = None
     last_refresh: float = 0.0
@@ -54,12 +60,15 @@ class MyEventConsumer(AsyncJsonWebsocketConsumer):
             return
         self.group_name = my_event_group_name(self.event.pk)
         await self.channel_layer.group_add(self.group_name, self.channel_name)
+        await self.join_announcements(self.event.pk)
         await self.accept()
         await self.send_page(force=True)
+        await self.send_latest_announcement(self.event.pk)
 
     async def disconnect(self, code) -> None:
         if self.group_name:
             await self.channel_layer.group_discard(self.group_name, self.channel_name)
+        await self.leave_announcements()
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         if error := refresh_requests.refusal(text_data):

@@ -1,8 +1,8 @@
 // The event's announcements as a banner (#announcement). Scripts that hold a socket of the event or the
-// table (the table, the live leaderboard, the live bracket) hand each `announcement` message on as a
-// window event; on an event page with no such socket this script opens the event's socket itself with
-// live_socket.js, which hands announcements on the same way. This is a classic script (the table's page
-// loads it so): that module is imported only then, from this script's own folder.
+// table (the table, the live leaderboard, the live bracket, "My event") hand each `announcement` message
+// on as a window event; on an event page with no such socket this script opens the event's socket itself
+// with live_socket.js, which hands announcements on the same way. This is a classic script (the table's
+// page loads it so): that module is imported only then, from this script's own folder.
 (() => {
   if (window.announcementsReady) return;
   window.announcementsReady = true;

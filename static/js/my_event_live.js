@@ -1,7 +1,8 @@
 // "My event" keeps itself up to date: the server sends this student's page part again whenever the event
 // changes (their table is ready, through or out, the next table or stage), over ws/events/<slug>/me/.
 // The page is complete without this script. The socket reconnects by itself (live_socket.js) unless the
-// server refused it (not logged in, 4403) or there is no such event (4404).
+// server refused it (not logged in, 4403) or there is no such event (4404). It also carries the event's
+// announcements: live_socket.js hands them to announcements.js, which shows the page's banner.
 
 import { liveSocket } from "./live_socket.js";
 

@@ -1,10 +1,11 @@
 """A student's "My event" on a phone, in a real headless Chromium against a live ASGI server: when the
 organizer starts the round (in another browser), the page changes from waiting to "your table is ready"
-with its Play button, without a reload."""
+with its Play button, and an organizer's announcement shows as the page's banner, both without a reload."""
 
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.urls import reverse
 
 from tests.tournament.organizer_factories import make_event, make_organizer_of, make_players
 from tournament.models import Event, Player
@@ -58,4 +59,26 @@ def test_my_event_shows_the_table_is_ready_when_the_organizer_starts_the_round(l
     play.click()
     page.locator("#table").wait_for()
     assert page.locator("#role-badge").inner_text().strip() == "Playing"
+    organizer.context.close()
+
+
+def test_my_event_shows_an_announcement_as_it_is_made(live_asgi, seated_round, chromium, page):
+    event, round_, student_cookie, organizer_cookie = seated_round
+    page.context.add_cookies([student_cookie])
+    page.goto(f"{live_asgi.url}/events/{event.slug}/me/")
+    banner = page.locator("#announcement")
+    assert banner.is_hidden(), "no announcement yet"
+    page.get_by_text("This page updates by itself.").wait_for()
+    page.evaluate("window.notReloaded = true")
+
+    organizer = chromium.new_context().new_page()
+    organizer.context.add_cookies([organizer_cookie])
+    organizer.goto(live_asgi.url + reverse("admin:tournament_event_announce", args=[event.pk]))
+    organizer.get_by_label("Announcement").fill("Round 1 starts in 5 minutes: find your table")
+    organizer.get_by_role("button", name="Send").click()
+    organizer.get_by_text("Announcement sent").wait_for()
+
+    banner.get_by_text("Round 1 starts in 5 minutes: find your table").wait_for()
+    assert banner.is_visible() and banner.locator(".announcement-time").inner_text().strip()
+    assert page.evaluate("window.notReloaded") is True, "shown without a reload"
     organizer.context.close()

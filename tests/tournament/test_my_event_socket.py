@@ -1,6 +1,7 @@
 """The "My event" socket through the real ASGI application: a student's page is pushed when the organizer
-seats and starts the round and when their game ends; only logged-in users, only their own page; bad
-messages are answered with an error."""
+seats and starts the round and when their game ends; the organizer's announcements reach it at once and
+the latest is sent after the first page; only logged-in users, only their own page; bad messages are
+answered with an error."""
 
 import json
 
@@ -13,7 +14,7 @@ from tests.games.factories import session_cookie
 from tests.tournament.bracket_factories import finish_table
 from tests.tournament.organizer_factories import make_event, make_organizer_of, make_players
 from tournament.models import Event, Game, Player
-from tournament.services import rounds
+from tournament.services import announcements, rounds
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -39,6 +40,14 @@ async def next_page(socket, step: str, timeout: float = 5) -> dict:
     while True:
         message = await socket.receive_json_from(timeout=timeout)
         if message["type"] == "my_event" and message["step"] == step:
+            return message
+
+
+async def next_announcement(socket, timeout: float = 5) -> dict:
+    """The next announcement, past any page the announcement's audit entry may send again."""
+    while True:
+        message = await socket.receive_json_from(timeout=timeout)
+        if message["type"] == "announcement":
             return message
 
 
@@ -70,6 +79,33 @@ async def test_the_students_page_is_pushed_as_the_round_is_seated_started_and_pl
     await database_sync_to_async(finish_table)(game, actor=organizer)
     over = await next_page(socket, "between")
     assert "Your games of round 1 are over." in over["html"]
+    await socket.disconnect()
+
+
+async def test_an_announcement_made_while_the_page_is_open_reaches_it():
+    event, organizer, players = await checked_in_event()
+    socket = await my_socket(event, players[0].user)
+    assert (await socket.connect(timeout=10))[0]
+    assert (await socket.receive_json_from(timeout=5))["type"] == "my_event"
+    assert await socket.receive_nothing(timeout=0.2), "no announcement yet: nothing else is sent"
+    await database_sync_to_async(announcements.announce)(event, "Round 2 starts at 3 pm", organizer)
+    message = await next_announcement(socket)
+    assert message["text"] == "Round 2 starts at 3 pm" and message["at"]
+    await socket.disconnect()
+
+
+async def test_the_latest_announcement_is_sent_once_after_the_first_page():
+    event, organizer, players = await checked_in_event()
+    await database_sync_to_async(announcements.announce)(event, "Old news", organizer)
+    await database_sync_to_async(announcements.announce)(event, "Tables 1-2 move to room B", organizer)
+    socket = await my_socket(event, players[0].user)
+    assert (await socket.connect(timeout=10))[0]
+    assert (await socket.receive_json_from(timeout=5))["type"] == "my_event"
+    latest = await socket.receive_json_from(timeout=5)
+    assert latest["type"] == "announcement" and latest["text"] == "Tables 1-2 move to room B"
+    await socket.send_json_to({"type": "refresh"})
+    assert (await socket.receive_json_from(timeout=5))["type"] == "my_event"
+    assert await socket.receive_nothing(timeout=0.2), "a refresh sends the page, not the announcement again"
     await socket.disconnect()
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 
+import cachetools
 from django.db import transaction
 
 from games.models import LiveGame, LiveMove
@@ -22,7 +23,9 @@ logger = logging.getLogger(__name__)
 
 REMEMBER = 100_000
 _lock = threading.Lock()
-_seen: set[tuple[int, float, int]] = set()  # (live game id, its creation time, seat)
+# (live game id, its creation time, seat) of the seats whose first own move this process has seen; the
+# least recently seen are forgotten first (a forgotten seat costs one more lookup, nothing worse).
+_seen: cachetools.LRUCache = cachetools.LRUCache(REMEMBER)
 
 
 def after_player_move(live: LiveGame, seat: int, version: int) -> None:
@@ -53,9 +56,7 @@ def _check(live: LiveGame, seat: int, version: int, key: tuple[int, float, int])
 
 def _remember(key: tuple[int, float, int]) -> None:
     with _lock:
-        if len(_seen) >= REMEMBER:
-            _seen.clear()
-        _seen.add(key)
+        _seen[key] = True
 
 
 def forget_all() -> None:

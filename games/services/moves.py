@@ -38,6 +38,14 @@ NOT_FOUND = "not_found"
 UNAVAILABLE = "unavailable"
 
 
+# The game's columns an engine action can change (the turn clock, the seat lists a player's move resets,
+# the end of a game, a hand-scored receiver's `end_with_this_change`): all an action's update writes. Any
+# other change (a deal, a notice, an organizer's) saves every column it loaded.
+ACTION_COLUMNS = ["version", "status", "deadline", "next_hand_at", "missed_turns", "bot_takeover", "arrived",
+                  "updated_at"]
+CHECKPOINT_COLUMNS = ["checkpoint", "checkpoint_version"]
+
+
 class MoveRefused(Exception):
     """A move that was not applied; `code` is the protocol's error code, the message is for a person."""
 
@@ -227,7 +235,8 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
     else:
         deadlines.schedule(live, game, holders, now, before)
     move.save()
-    live.save()  # the loaded columns: the checkpoint only when it was set above
+    live.save(update_fields=ACTION_COLUMNS + CHECKPOINT_COLUMNS if action is not None and checkpoint
+              else ACTION_COLUMNS if action is not None else None)  # else the loaded columns
     snap = snapshots.snapshot_of(live, game.copy(), holders)  # a copy: `game` moves on with the next change
     stored = snapshots.stored_move_of(move)
     game_log.keep_on_commit(live.pk, live.version, game)

@@ -194,7 +194,8 @@ def test_your_turn_shows_in_title_and_favicon_and_cards_work_from_the_keyboard(l
     page.locator("#hand .card").first.focus()
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.matches('#hand .card:focus-visible')")
+    # (waited for: a message arriving just then redraws the hand, and focus returns to the card after it)
+    page.wait_for_function("document.activeElement.matches('#hand .card:focus-visible')", timeout=5_000)
     playable = page.locator("#hand .card.playable")
     if playable.count():
         playable.first.focus()

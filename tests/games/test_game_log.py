@@ -43,6 +43,8 @@ def test_a_move_writes_its_row_and_the_games_small_columns_not_the_engine_state(
         done = submit_move(live.pk, user, version, action, "g-1")
     writes = [q["sql"] for q in queries if q["sql"].lstrip().upper().startswith(("UPDATE", "INSERT"))]
     assert writes and not any('"checkpoint"' in sql for sql in writes)  # the column, not its version
+    update = next(sql for sql in writes if sql.lstrip().upper().startswith("UPDATE") and "games_livegame" in sql)
+    assert '"shuffles"' not in update and '"title"' not in update  # only what an action can change
     assert not any('"checkpoint"' in q["sql"] for q in queries)  # nor read: the process kept the game
     stored = LiveGame.objects.get(pk=live.pk)
     assert stored.version == done.version and stored.checkpoint_version == checkpoint_at

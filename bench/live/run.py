@@ -22,7 +22,7 @@ from bench.live.tables import Table, check_database, create_tables, django_setup
 def wal_position() -> int | None:
     """PostgreSQL's write-ahead log position in bytes (None on another database): every byte the database
     writes for the moves (rows, indexes, the pages they dirty) goes through it. Read with a connection
-    that is closed again at once, as the server's own are the ones that count."""
+    that is closed again at once (in a thread of its own: the harness runs an event loop)."""
     from django.db import connection
 
     if connection.vendor != "postgresql":
@@ -62,14 +62,14 @@ async def bench(args, url: str, tables: list[Table], watchers: list[str], site: 
             timing["settle_s"] = time.perf_counter() - settled
             timing["done"] = measure(groups)
 
-        wal_before = wal_position()
+        wal_before = await asyncio.to_thread(wal_position)
         stats, clients, elapsed, moves = await run_phase(base_ws, origin, tables, watchers, relay=relay,
                                                          seconds=args.seconds, think=args.think, seats=args.seats,
                                                          in_step=args.in_step, connected=connected)
         usage = timing["done"]()
         usage["connect"] = {"open_s": timing["open_s"], "settle_s": timing["settle_s"]}
         if wal_before is not None:  # bytes the database wrote (its write-ahead log) during the phase
-            usage["wal_bytes"] = wal_position() - wal_before
+            usage["wal_bytes"] = await asyncio.to_thread(wal_position) - wal_before
         if "rss_open" in timing:
             sockets = len(clients)
             usage["socket_memory"] = {"sockets": sockets, "rss_before_mib": rss_before, "rss_open_mib": timing["rss_open"],

@@ -170,8 +170,15 @@ class Game:
         return game
 
     def copy(self) -> Game:
-        """An independent copy (changing one never changes the other)."""
-        return Game.from_dict(self.to_dict())
+        """An independent copy (changing one never changes the other). The rule set, the hand setup and the
+        hand results are immutable and shared; the hand in play is copied (`HandState.copy`)."""
+        new = Game.__new__(Game)
+        new.rules, new.seats, new.seed = self.rules, self.seats, self.seed
+        new.totals, new.active = list(self.totals), list(self.active)
+        new.results, new.winners = list(self.results), list(self.winners)
+        new.dealer, new.setup = self.dealer, self.setup
+        new.hand = None if self.hand is None else self.hand.copy()
+        return new
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.to_dict() == other.to_dict()

@@ -63,7 +63,10 @@ class MoveDone:
 
 
 def load_live_game(live_game_id: int) -> LiveGame | None:
-    return LiveGame.objects.for_play().filter(pk=live_game_id).first()
+    try:
+        return LiveGame.objects.for_play().get(pk=live_game_id)
+    except LiveGame.DoesNotExist:
+        return None
 
 
 def lock_live_game(live_game_id: int, *, skip_locked: bool = False, nowait: bool = False) -> LiveGame | None:
@@ -71,9 +74,11 @@ def lock_live_game(live_game_id: int, *, skip_locked: bool = False, nowait: bool
     skip_locked, busy; with nowait a database error if busy). PostgreSQL locks the live game's row only:
     the tournament game's row is the organizer's to lock. SQLite has no row locks: its connections begin
     transactions IMMEDIATE (config.environment), which takes the write lock at BEGIN."""
-    rows = LiveGame.objects.for_play().filter(pk=live_game_id).select_for_update(of=("self",), skip_locked=skip_locked,
-                                                                   nowait=nowait)
-    return rows.first()
+    rows = LiveGame.objects.for_play().select_for_update(of=("self",), skip_locked=skip_locked, nowait=nowait)
+    try:
+        return rows.get(pk=live_game_id)
+    except LiveGame.DoesNotExist:
+        return None
 
 
 def engine_game(live: LiveGame) -> engine.Game:

@@ -200,8 +200,9 @@ def load_snapshot(live_id: int, moves_since: int | None = None) -> Snapshot | No
     without the version changing): one query, two for a tournament game. The engine game is reused from
     the cache when this version was seen, else read from the log (`game_log`: two more queries, which
     also bring the moves after `moves_since` into the cache)."""
-    live = LiveGame.objects.for_play().filter(pk=live_id).first()
-    if live is None:
+    try:
+        live = LiveGame.objects.for_play().get(pk=live_id)
+    except LiveGame.DoesNotExist:
         return None
     cached = _snapshots.get((live_id, live.version))
     if cached is not None:

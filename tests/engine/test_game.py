@@ -62,3 +62,24 @@ def test_first_legal_action_games_finish(preset):
         for seed in (3, 4):
             game = play_game(rules, seats, seed)
             assert game.over and len(game.results) >= 1
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_copy_plays_on_without_changing_the_original(preset):
+    """`Game.copy` (the live layer's per-version copies): equal when made, independent afterwards."""
+    from games.engine import legal_actions
+
+    game, _ = Game.start(get_preset(preset), 4 if preset != "uno-classroom" else 3, seed=4)
+    for _ in range(3):
+        game.apply(legal_actions(game.hand, game.hand.turn)[0])
+    before = game.to_dict()
+    copy = game.copy()
+    assert copy == game
+    for _ in range(2000):
+        if copy.hand.over:
+            break
+        copy.apply(legal_actions(copy.hand, copy.hand.turn)[0])
+    assert copy.hand.over
+    copy.next_hand()
+    assert game.to_dict() == before and copy != game
+    assert Game.from_dict(json.loads(json.dumps(copy.to_dict()))) == copy

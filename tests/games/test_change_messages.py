@@ -52,13 +52,19 @@ def test_a_change_message_rebuilds_every_viewers_update_with_no_query(live_setti
     assert snapshots._snapshots.get((live.pk, done.version)).game == snap.game  # replayed to the same game
 
 
-def test_without_the_previous_version_a_change_message_leaves_the_load_to_the_consumer(live_settings):
+def one_move(move_id: str):
+    """A table and one move made in this process: (live game, version before, the move's result, the
+    snapshot and the stored move this process cached for it)."""
     tgame, users = make_tournament_game(3)
     live = live_game_for(tgame, seed=5)
     user, version, action = a_move(live.pk, users)
-    done = submit_move(live.pk, user, version, action, "c-4")
+    done = submit_move(live.pk, user, version, action, move_id)
     snap = snapshots._snapshots.get((live.pk, done.version))
-    move = snapshots.cached_moves(live.pk, version, done.version)[0]
+    return live, version, done, snap, snapshots.cached_moves(live.pk, version, done.version)[0]
+
+
+def test_without_the_previous_version_a_change_message_leaves_the_load_to_the_consumer(live_settings):
+    live, version, done, snap, move = one_move("c-4")
     snapshots.forget_all()
     snapshots.remember_change(snapshots.change_message(snap, move, False))
     assert snapshots._snapshots.get((live.pk, done.version)) is None
@@ -67,12 +73,7 @@ def test_without_the_previous_version_a_change_message_leaves_the_load_to_the_co
 
 
 def test_remember_change_keeps_what_this_process_has(live_settings):
-    tgame, users = make_tournament_game(3)
-    live = live_game_for(tgame, seed=5)
-    user, version, action = a_move(live.pk, users)
-    done = submit_move(live.pk, user, version, action, "c-2")
-    snap = snapshots._snapshots.get((live.pk, done.version))
-    move = snapshots.cached_moves(live.pk, version, done.version)[0]
+    live, version, done, snap, move = one_move("c-2")
     snapshots.remember_change(snapshots.change_message(snap, move, False))
     assert snapshots._snapshots.get((live.pk, done.version)) is snap  # not parsed again
 

@@ -2,8 +2,8 @@
 
 A group message reaches every socket of the group in this process as the same bytes object (the layer puts
 what Redis delivered into each socket's queue), and each socket's `receive` decrypts and unpacks it again.
-A live table's change carries its engine state (games.services.broadcast), so with five sockets of a table
-in a process that was 14% of a loaded worker's time (profiled). Here the decoded message is kept, keyed by
+A live table's change carries its move and its events (games.services.broadcast), decrypted and unpacked
+once per socket without this. Here the decoded message is kept, keyed by
 that bytes object, for the other sockets (a cachetools ``FIFOCache``: the oldest message goes first). They
 share one dict: consumers must read group messages, not change them (ours do).
 """

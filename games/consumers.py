@@ -100,7 +100,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def dispatch(self, message) -> None:
         """As Channels' own, without its `close_old_connections` before every message: that is a hop to
-        Channels' database thread per message (11% of a loaded worker's time, profiled), and this
+        Channels' database thread per message (a large share of a loaded worker's time), and this
         consumer's database calls check their connections themselves (`games.db_threads`)."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:

@@ -150,8 +150,7 @@ class LiveGame(models.Model):
         if self.version > self.checkpoint_version:
             actions = self.moves.filter(version__gt=self.checkpoint_version, version__lte=self.version,
                                         action__isnull=False).order_by("version").values_list("action", flat=True)
-            for action in actions:
-                game.apply(engine.action_from_dict(action), events=False)
+            game.replay(actions)
         return game.to_dict()
 
     @state.setter

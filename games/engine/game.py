@@ -3,10 +3,11 @@ the rule set until someone reaches the target. Pure and serialisable like a hand
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import Action
+from .actions import Action, action_from_dict
 from .deal import HandSetup
 from .dispatch import apply as apply_action
 from .errors import EngineError
@@ -168,6 +169,12 @@ class Game:
         game.hand = None if d["hand"] is None else HandState.from_dict(d["hand"])
         game.setup = None if d["setup"] is None else HandSetup.from_dict(d["setup"])
         return game
+
+    def replay(self, actions: Iterable[dict[str, Any]]) -> None:
+        """Apply a stored log of action dicts (`Action.to_dict()`), in order, without building events: the
+        game a checkpoint (`to_dict()`) had become by the end of the log."""
+        for action in actions:
+            self.apply(action_from_dict(action), events=False)
 
     def copy(self) -> Game:
         """An independent copy (changing one never changes the other). The rule set, the hand setup and the

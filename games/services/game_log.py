@@ -56,14 +56,6 @@ def forget_all() -> None:
         _games.clear()
 
 
-def replay(checkpoint: dict, actions: list[dict]) -> engine.Game:
-    """The game a checkpoint becomes with `actions` (engine action dicts, in order) applied."""
-    game = engine.Game.from_dict(checkpoint)
-    for action in actions:
-        game.apply(engine.action_from_dict(action), events=False)
-    return game
-
-
 def load(live: LiveGame) -> engine.Game:
     """Table `live`'s game at `live.version` from the database: its checkpoint (read now if the row was
     loaded without it) with the moves after it replayed. A new object the caller may change."""
@@ -82,7 +74,8 @@ def load_with_moves(live: LiveGame, since: int) -> tuple[engine.Game, list[LiveM
     if live.version > min(at, since):
         rows = list(LiveMove.objects.filter(live_game_id=live.pk, version__gt=min(at, since),
                                             version__lte=live.version).order_by("version"))
-    game = replay(checkpoint, [m.action for m in rows if m.version > at and m.action is not None])
+    game = engine.Game.from_dict(checkpoint)
+    game.replay(m.action for m in rows if m.version > at and m.action is not None)
     return game, [m for m in rows if m.version > since]
 
 

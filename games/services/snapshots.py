@@ -178,8 +178,7 @@ def remember_change(data: dict[str, Any]) -> None:
         return
     game = before.game.copy()
     action = data["move"][7]
-    if action is not None:
-        game.apply(engine.action_from_dict(action), events=False)
+    game.replay([] if action is None else [action])
     _snapshots.put((live_id, version), Snapshot(
         live_id, version, data["kind"], data["status"], data["paused"], data["closed"], data["title"], game,
         list(data["hand_seats"]), [SeatHolder(*h) for h in data["holders"]], _from_iso(data["deadline"]),

@@ -41,6 +41,10 @@ async def my_turn(socket: Socket, state: dict) -> dict:
     """Let the built-in bots move (the sweeper, driven here) until seat 0 may act; its newest state."""
     while not (state["view"]["turn"] == 0 and state["view"]["legal_actions"]):
         await database_sync_to_async(timers.sweep_once)(timezone.now())
+        for _ in range(20):  # a sweep skips a table whose row is busy (the socket opening): sweep again
+            if not await socket.comm.receive_nothing(0.25):
+                break
+            await database_sync_to_async(timers.sweep_once)(timezone.now())
         state = await socket.receive_until(lambda m, after=state["version"]: m["type"] == "update"
                                            and m["version"] > after)
     return state

@@ -21,6 +21,7 @@ from games.models import LiveGame
 from games.services import arrival, missed_changes, nudges, presence, resync, snapshots, timers, watchers
 from games.services.broadcast import table_group_name
 from games.services.moves import STALE, UNAVAILABLE, MoveRefused, player_returned, submit_move
+from games.services.seats import viewer_of
 from games.socket_messages import MAX_MESSAGE_BYTES, BadMessage, parse_message, utf8_size
 
 logger = logging.getLogger(__name__)
@@ -110,6 +111,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.live_id = int(self.scope["url_route"]["kwargs"]["live_game_id"])
         self.user = self.scope.get("user")
+        self.viewer = viewer_of(self.user)  # who this socket's updates are for (`game_changed`)
         # Opened with a personal access token (access_tokens.websocket): the player's bot; its moves are marked.
         self.via_token = self.scope.get("access_token_id") is not None
         self.recent: list[float] = []
@@ -323,7 +325,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         async with self.updating:
             if version <= self.sent_version:
                 return
-            found = snapshots.cached_updates(self.live_id, self.sent_version, version, self.user)
+            found = snapshots.cached_updates(self.live_id, self.sent_version, version, self.viewer)
             if found is None:
                 try:
                     snap, moves = await db_threads.load_changes(self.live_id, self.sent_version, version)
@@ -332,7 +334,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                     return
                 if snap is None:
                     return
-                found = snapshots.updates_from(snap, moves, self.sent_version, self.user)
+                found = snapshots.updates_from(snap, moves, self.sent_version, self.viewer)
             newest, messages = found
             for out in messages:
                 await self.send_message(out)

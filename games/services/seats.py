@@ -78,6 +78,21 @@ def _tournament_seats(game_id: int) -> list[tuple]:
         return rows.fetchall()
 
 
+@dataclass(frozen=True)
+class Viewer:
+    """The user a socket's updates are built for, by id: resolved once per socket. The scope's user is a
+    lazy proxy whose every attribute costs a proxy call, and each update of each socket asks who it is."""
+    pk: int | None
+
+    @property
+    def is_authenticated(self) -> bool:
+        return self.pk is not None
+
+
+def viewer_of(user) -> Viewer:
+    return Viewer(user.pk if user is not None and getattr(user, "is_authenticated", False) else None)
+
+
 def seat_of_user(holders: list[SeatHolder], user) -> int | None:
     """The game seat `user` may act for, or None (a spectator)."""
     if user is None or not getattr(user, "is_authenticated", False):

@@ -6,6 +6,10 @@ other sockets behind with nothing to wake them. Each process therefore reads, ev
 `LIVE_MISSED_CHANGE_SECONDS` (default 0.5 s), the stored version of every table it holds sockets at: one
 query for all of them. A socket still behind a change stored more than `GRACE` ago (a broadcast
 normally arrives within milliseconds) is sent what it missed, exactly as for a broadcast.
+
+A socket's `ping` (every 20 s from the table page) asks for its table's stored version too
+(`games.services.resync`): it waits for this process's next check (`next_reading`) instead of reading it
+itself, so 5,000 open pages cost one query per worker every half second, not 250 queries a second.
 """
 
 from __future__ import annotations
@@ -30,6 +34,10 @@ GRACE = timedelta(seconds=0.3)
 # Per event loop: live game id -> the sockets (consumers) open at it in this process.
 _sockets: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _tasks: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# Per event loop: what the pings waiting for the next check are given (its {live id: (version, saved)}).
+_readings: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+UNREAD = object()  # `next_reading`: no check could answer (checks off or rare, or none came in time)
+PING_WAIT = 1.0  # checks further apart than this (seconds) are not waited for: the ping reads itself
 
 
 def check_seconds() -> float:
@@ -67,12 +75,40 @@ def stored_versions(live_ids: list[int]) -> dict[int, tuple[int, object]]:
     return {pk: (version, saved) for pk, version, saved in rows}
 
 
+async def next_reading(live_id: int) -> int | None | object:
+    """Table `live_id`'s stored version as this process's next check reads it (within `check_seconds()`),
+    for a socket that holds a seat or watches there; None if the check found no such table or could not
+    read it, `UNREAD` if no check runs here often enough (then the caller reads it itself)."""
+    seconds = check_seconds()
+    loop = asyncio.get_running_loop()
+    task = _tasks.get(loop)
+    if not 0 < seconds <= PING_WAIT or task is None or task.done():
+        return UNREAD
+    reading = _readings.get(loop)
+    if reading is None or reading.done():
+        reading = _readings[loop] = loop.create_future()
+    try:
+        async with asyncio.timeout(seconds + 2):  # a check stuck on the database: the ping reads itself
+            stored = await asyncio.shield(reading)
+    except TimeoutError:
+        return UNREAD
+    found = stored.get(live_id)
+    return None if found is None else found[0]
+
+
 async def check_once(tables: dict[int, weakref.WeakSet]) -> int:
-    """Send every socket that missed a change what it missed; returns how many sockets were behind."""
-    live_ids = [pk for pk, sockets in list(tables.items()) if sockets]
-    if not live_ids:
-        return 0
-    stored = await db_threads.run(stored_versions, live_ids)
+    """Send every socket that missed a change what it missed; returns how many sockets were behind.
+    The pings waiting for a reading (`next_reading`) are given this one."""
+    reading = _readings.pop(asyncio.get_running_loop(), None)  # a ping from now on waits for the next
+    stored: dict[int, tuple[int, object]] = {}
+    try:
+        live_ids = [pk for pk, sockets in list(tables.items()) if sockets]
+        if not live_ids:
+            return 0
+        stored = await db_threads.run(stored_versions, live_ids)
+    finally:
+        if reading is not None and not reading.done():
+            reading.set_result(stored)
     settled = timezone.now() - GRACE
     behind = []
     for pk in live_ids:

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from games.services import broadcast, missed_changes
+from games.services import broadcast, missed_changes, resync
 from tests.games.test_table_play import play_one, setup_table
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -49,3 +49,42 @@ async def test_the_check_leaves_alone_a_socket_whose_broadcast_may_still_be_comi
     for s in sockets:
         update = await s.receive_until(lambda m: m["type"] == "update")
         assert update["version"] == version + 1
+
+
+async def test_pings_read_no_version_of_their_own_yet_bring_a_missed_change(live_settings, monkeypatch):
+    """Every socket pings (the page does every 20 s): the pings wait for the process's next check, one
+    query for all of them, and a socket behind a stored change is sent it before its pong."""
+    live_settings.LIVE_MISSED_CHANGE_SECONDS = 0.2
+    game, live, users, sockets, states = await setup_table()
+    monkeypatch.setattr(broadcast, "announce_on_commit", lambda *args, **kwargs: None)
+    monkeypatch.setattr(missed_changes, "GRACE", missed_changes.GRACE * 100)  # the check alone sends nothing
+    own_reads, readings = [], []
+    monkeypatch.setattr(resync, "_version", lambda live_id: own_reads.append(live_id))
+    real = missed_changes.stored_versions
+    monkeypatch.setattr(missed_changes, "stored_versions", lambda ids: readings.append(ids) or real(ids))
+    version = states[0]["version"]
+    mover = next(s for s in sockets if s.state["hand_seat"] == s.state["view"]["turn"])
+    action = {k: v for k, v in mover.state["view"]["legal_actions"][0].items() if k != "seat"}
+    await mover.send({"type": "move", "version": version, "action": action, "id": "p1"})
+    await mover.receive_until(lambda m: m["type"] == "ack")
+    readings.clear()
+
+    for n, s in enumerate(sockets):
+        await s.send({"type": "ping", "echo": n})
+    for n, s in enumerate(sockets):
+        update = await s.receive_until(lambda m: m["type"] in ("update", "pong"))
+        assert update["type"] == "update" and update["version"] == version + 1
+        assert (await s.receive_until(lambda m: m["type"] == "pong"))["echo"] == n
+    assert own_reads == []
+    assert 1 <= len(readings) <= 2  # the checks that ran while the pings waited: not one per ping
+
+
+async def test_without_the_checks_a_ping_reads_the_version_itself(live_settings, monkeypatch):
+    live_settings.LIVE_MISSED_CHANGE_SECONDS = 0
+    game, live, users, sockets, states = await setup_table()
+    own_reads = []
+    real = resync._version
+    monkeypatch.setattr(resync, "_version", lambda live_id: own_reads.append(live_id) or real(live_id))
+    await sockets[0].send({"type": "ping", "echo": 1})
+    assert (await sockets[0].receive_until(lambda m: m["type"] == "pong"))["echo"] == 1
+    assert own_reads == [live.pk]

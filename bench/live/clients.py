@@ -26,6 +26,7 @@ class Stats:
     gaps: int = 0
     duplicates: int = 0
     closed: int = 0  # sockets the server closed during the phase (its table stops playing)
+    pong_ms: list[float] = field(default_factory=list)  # a ping's round trip
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -119,6 +120,9 @@ class Client:
                 self.after = message["version"]
                 self.moving = False
                 continue  # act again on the update that follows the ack, not on the old view
+            elif kind == "pong":
+                self.stats.pong_ms.append((at - message.get("echo", at)) * 1000)
+                continue
             elif kind == "error":
                 self.stats.error(message.get("code", "?"))
                 _, _, target = self.pending.pop(message.get("id"), (0, None, None))
@@ -173,6 +177,14 @@ class Client:
             message["seat"] = self.seat
         await self.ws.send(json.dumps(message))
 
+    async def ping_every(self, seconds: float, first: float) -> None:
+        """A ping every `seconds` (the table page's keep-alive: static/js/table/socket.js), the first after
+        `first` seconds."""
+        await asyncio.sleep(first)
+        while not self.stopping:
+            await self.ws.send(json.dumps({"type": "ping", "echo": time.perf_counter()}))
+            await asyncio.sleep(seconds)
+
     async def kick(self) -> None:
         if self.seat is not None and not self.moving and not self.stopping:
             await self.maybe_move()
@@ -180,10 +192,11 @@ class Client:
 
 async def run_phase(base_ws: str, origin: str, tables: list[Table], watchers: list[str], *, relay: bool,
                     seconds: float, think: float, seats: int, in_step: bool = False,
-                    connected=None) -> tuple[Stats, list[Client], float, int]:
+                    connected=None, ping: float = 0.0) -> tuple[Stats, list[Client], float, int]:
     """One phase; `await connected()` once every socket is open and has its first message, before any
     move: the harness samples the workers' memory there, waits for their connect work to finish and
-    starts measuring (the timed phase starts after it returns)."""
+    starts measuring (the timed phase starts after it returns). With `ping`, every socket pings every
+    `ping` seconds from then on, each from its own moment in the first period, as open pages do."""
     stats = Stats()
     clients: list[Client] = []
     per_table_watchers = [[] for _ in tables]
@@ -220,6 +233,10 @@ async def run_phase(base_ws: str, origin: str, tables: list[Table], watchers: li
     for c in clients:
         c.playing = True
     start = time.perf_counter()
+    pings = []
+    if ping:
+        offsets = random.Random(len(clients) + 1)
+        pings = [asyncio.create_task(c.ping_every(ping, offsets.uniform(0, ping))) for c in clients]
     stats.ack_ms.clear()
     stats.everyone_ms.clear()
     for c in clients:
@@ -242,6 +259,8 @@ async def run_phase(base_ws: str, origin: str, tables: list[Table], watchers: li
     moves = sum(len(c.acked) - c.acked_before for c in clients)
     for c in clients:
         c.stopping = True
+    for task in pings:
+        task.cancel()
     deadline = time.perf_counter() + 15
     while any(c.pending for c in clients) and time.perf_counter() < deadline:
         await asyncio.sleep(0.05)

@@ -22,14 +22,15 @@ def report(name: str, stats: Stats, elapsed: float, moves: int, usage: dict) -> 
         "all_p50": pct(stats.everyone_ms, 50), "all_p95": pct(stats.everyone_ms, 95),
         "all_p99": pct(stats.everyone_ms, 99), "errors": dict(stats.errors), "gaps": stats.gaps,
         "duplicates": stats.duplicates, "unanswered": getattr(stats, "unanswered", 0), "closed": stats.closed,
-        "frames": stats.frames, "bytes_per_frame": stats.frame_bytes / stats.frames if stats.frames else 0,
+        "pong_p99": pct(stats.pong_ms, 99), "pings": len(stats.pong_ms), "frames": stats.frames, "bytes_per_frame": stats.frame_bytes / stats.frames if stats.frames else 0,
         **usage,
     }
     print(f"{name:6} {row['moves_per_s']:9.1f} moves/s ({moves} moves in {elapsed:.1f} s)  "
           f"ack p50/p95/p99 {row['ack_p50']:.1f}/{row['ack_p95']:.1f}/{row['ack_p99']:.1f} ms  "
           f"everyone p50/p95/p99 {row['all_p50']:.1f}/{row['all_p95']:.1f}/{row['all_p99']:.1f} ms")
     print(f"       errors {row['errors'] or 0}, gaps {row['gaps']}, duplicates {row['duplicates']}, "
-          f"unanswered {row['unanswered']}, closed by the server {row['closed']}, {row['frames']} frames of {row['bytes_per_frame']:.0f} B on average")
+          f"unanswered {row['unanswered']}, closed by the server {row['closed']}, {row['frames']} frames of {row['bytes_per_frame']:.0f} B on average"
+          + (f"; {row['pings']} pings answered, p99 {row['pong_p99']:.0f} ms" if row["pings"] else ""))
     print("       CPU (share of one core) / RSS: " + ", ".join(
         f"{k} {v['cpu']:.0%} / {v['rss_before']:.0f}->{v['rss']:.0f} MiB" for k, v in usage["usage"].items()))
     if moves:

@@ -43,6 +43,8 @@ async def bench(args, url: str, tables: list[Table], watchers: list[str], site: 
         groups = {"workers": site.server_pids(), **groups}
         if site.sweeper is not None:
             groups["sweeper"] = [site.sweeper.pid]
+        if site.proxy_pids():
+            groups["nginx"] = site.proxy_pids()
     for label, name in (("postgres", "postgres"), ("redis", "redis-server")):
         if pids_named(name):  # local servers only
             groups[label] = functools.partial(pids_named, name)
@@ -65,7 +67,7 @@ async def bench(args, url: str, tables: list[Table], watchers: list[str], site: 
         wal_before = await asyncio.to_thread(wal_position)
         stats, clients, elapsed, moves = await run_phase(base_ws, origin, tables, watchers, relay=relay,
                                                          seconds=args.seconds, think=args.think, seats=args.seats,
-                                                         in_step=args.in_step, connected=connected)
+                                                         in_step=args.in_step, connected=connected, ping=args.ping)
         usage = timing["done"]()
         usage["connect"] = {"open_s": timing["open_s"], "settle_s": timing["settle_s"]}
         if wal_before is not None:  # bytes the database wrote (its write-ahead log) during the phase
@@ -89,11 +91,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--in-step", action="store_true",
                         help="with --think: every table starts at once (by default each starts at a random moment "
                              "within the first think period, so tables are not in step)")
+    parser.add_argument("--ping", type=float, default=20.0,
+                        help="seconds between a socket's pings, as the table page sends them (0: none)")
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each phase")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--server", choices=("uvicorn", "daphne"), default="uvicorn")
     parser.add_argument("--ws-deflate", action="store_true",
                         help="uvicorn with websocket compression (permessage-deflate), off in production (docs/deploy.md)")
+    parser.add_argument("--proxy", choices=("spread", "table"),
+                        help="nginx in front of one uvicorn process per worker: `spread` sockets over the workers "
+                             "in turn, or route every socket of a `table` to one worker (hash of the path)")
     parser.add_argument("--url", help="a running site (http://host:port) instead of starting one")
     parser.add_argument("--no-relay", action="store_true", help="skip the relay phase")
     parser.add_argument("--no-game", action="store_true", help="skip the game phase (the relay alone)")
@@ -110,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{connection.vendor} | {settings.CHANNEL_LAYERS['default']['BACKEND'].rsplit('.', 1)[-1]}"
           f"{' (encrypted)' if settings.CHANNEL_LAYERS['default'].get('CONFIG', {}).get('symmetric_encryption_keys') else ''} | "
           f"{args.tables} tables x {args.seats} seats + {args.spectators} spectators | think {args.think} s | "
-          f"{args.seconds} s per phase | " + (args.url or f"{args.server} x {args.workers} workers"))
+          f"{args.seconds} s per phase | " + (args.url or f"{args.server} x {args.workers} workers")
+          + (f" behind nginx ({args.proxy})" if args.proxy and not args.url else ""))
     t0 = time.perf_counter()
     tables, watchers, event_id = create_tables(args.tables, args.seats, args.spectators)
     print(f"setup: {len(tables)} live games, {args.tables * args.seats + args.spectators} sessions "
@@ -119,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     site = None
     if not args.url:
         db_name = str(settings.DATABASES["default"]["NAME"])
-        site = Site(args.workers, args.server, db_name, deflate=args.ws_deflate).start()
+        site = Site(args.workers, args.server, db_name, deflate=args.ws_deflate, proxy=args.proxy).start()
     try:
         rows, clients = asyncio.run(bench(args, args.url or f"http://127.0.0.1:{site.port}", tables, watchers, site))
     finally:

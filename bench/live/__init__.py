@@ -19,8 +19,12 @@ limit lifted) plus `manage.py run_sweeper` for the next-hand deals, as productio
 2. **relay**: the same clients against `bench/relay.py` (ack + numbered group update, no rules, no
    database), seats moving in turn.
 
+In both phases every socket pings every `--ping` seconds (20, as the table page does; 0: never).
+`--proxy spread|table` puts nginx (Debian's) in front of one uvicorn process per worker: sockets spread
+over the workers in turn, or every socket of a table routed to one worker by a hash of its path.
+
 Printed per phase: moves/s, p50/p95/p99 of the mover's send→ack time and of send→every other socket of
-the table has that version, errors, frame sizes, the CPU and memory of the server processes (from
+the table has that version, errors, frame sizes, the pongs' p99, the CPU and memory of the server processes (from
 /proc; local PostgreSQL and Redis too) and of the harness itself. After the game phase it checks that
 the database's player moves are exactly the acknowledged ones (none lost, none doubled), that every
 socket saw every version once and in order, and that no socket received a card its seat did not own.

@@ -2,7 +2,11 @@
 test database, real websockets, the game phase and the relay phase; its loss/duplication and card
 checks pass, and they do catch a lost move and a leaked card when there is one."""
 
+import os
+import shutil
+
 import pytest
+from django.conf import settings
 from django.db import connection
 
 from bench import live
@@ -14,10 +18,11 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 def test_harness_plays_one_small_table_end_to_end_and_its_checks_pass():
     if connection.vendor == "sqlite" and connection.is_in_memory_db():
         pytest.skip("the server process needs a file-based SQLite test database (config/environment.py)")
-    assert live.main(["--tables", "1", "--seats", "2", "--seconds", "1.5", "--workers", "1"]) == 0
+    assert live.main(["--tables", "1", "--seats", "2", "--seconds", "1.5", "--workers", "1", "--ping", "0.4"]) == 0
     result = live.main.result
     game, relay = result["phases"]
     assert result["problems"] == []
+    assert game["pings"] >= 2 and relay["pings"] >= 2  # each socket pings as the table page does
     assert game["moves"] > 0 and relay["moves"] > 0
     assert game["gaps"] == game["duplicates"] == game["unanswered"] == 0
     assert game["closed"] == relay["closed"] == 0
@@ -28,6 +33,24 @@ def test_harness_plays_one_small_table_end_to_end_and_its_checks_pass():
     # memory sampled once both sockets were open, before any move; time spent waiting for a CPU
     assert game["socket_memory"]["sockets"] == 2 and game["socket_memory"]["rss_open_mib"] > 0
     assert game["workers_waiting_for_cpu"] >= 0
+
+
+def test_harness_runs_behind_nginx_with_each_table_routed_to_one_worker():
+    """`--proxy table`: nginx in front of one uvicorn per worker (two with Redis, which several workers
+    need), hashing each table's path; the run's checks pass and nginx's CPU is reported."""
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+        pytest.skip("the server process needs a file-based SQLite test database (config/environment.py)")
+    if not (shutil.which("nginx") or os.path.exists("/usr/sbin/nginx")):
+        if os.environ.get("CI"):
+            pytest.fail("CI installs nginx (.ci/run): the proxy mode must be tested there")
+        pytest.skip("needs nginx (Debian's package nginx)")
+    workers = "2" if settings.CHANNEL_LAYERS["default"]["BACKEND"] != "channels.layers.InMemoryChannelLayer" else "1"
+    assert live.main(["--tables", "2", "--seats", "2", "--seconds", "1.5", "--workers", workers,
+                      "--proxy", "table", "--no-relay"]) == 0
+    result = live.main.result
+    (game,) = result["phases"]
+    assert result["problems"] == [] and game["moves"] > 0
+    assert "nginx" in game["usage"] and game["usage"]["nginx"]["cpu"] >= 0
 
 
 class ClosingSocket:

@@ -116,6 +116,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.via_token = self.scope.get("access_token_id") is not None
         self.recent: list[float] = []
         self.updating = asyncio.Lock()  # one update at a time: a broadcast, a ping's or a missed change's
+        self.pings: set[asyncio.Task] = set()  # pings waiting for their answer (`answer_ping`)
         # Join the group before reading the state, so no change falls between the two: a change the
         # state already holds is skipped by its version, a later one arrives as an update.
         self.group = table_group_name(self.live_id)
@@ -168,6 +169,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def leave_table(self) -> None:
         """Leave the table's groups and drop this socket's presence (once: on close or on disconnect)."""
         missed_changes.unwatch(self)
+        for task in list(getattr(self, "pings", ())):
+            task.cancel()
         announce_group, self.announce_group = self.announce_group, ""
         if announce_group:
             try:
@@ -276,11 +279,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         kind = message["type"]
         try:
-            if kind == "ping":
-                stored = await resync.stored_version(self.live_id)  # a missed broadcast: catch up first
-                if stored is not None and stored > self.sent_version:
-                    await self.game_changed({"version": stored})
-                await self.send_message({"type": "pong", "echo": message.get("echo")})
+            if kind == "ping":  # answered in a task: its reading may take half a second (`answer_ping`)
+                task = asyncio.get_running_loop().create_task(self.answer_ping(message.get("echo")))
+                self.pings.add(task)
+                task.add_done_callback(self.pings.discard)
             elif kind == "sync":
                 await db_threads.run(_returned, self.live_id, self.user, self.via_token)
                 await self.send_state()
@@ -290,6 +292,15 @@ class GameConsumer(AsyncWebsocketConsumer):
             logger.warning("database error at live game %s", self.live_id, exc_info=True)
             await self.send_error("unavailable", "the server could not reach its database; nothing was "
                                   "applied, try again", message.get("id") or None)
+
+    async def answer_ping(self, echo) -> None:
+        """Send what this socket missed (a lost broadcast), then the `pong`. The stored version comes with
+        the worker's next check of its tables (`resync`: up to half a second), so this runs beside the
+        socket's other messages: a move sent just after the page's keep-alive does not wait for it."""
+        stored = await resync.stored_version(self.live_id)
+        if stored is not None and stored > self.sent_version:
+            await self.game_changed({"version": stored})
+        await self.send_message({"type": "pong", "echo": echo})
 
     async def handle_move(self, message: dict) -> None:
         move_id = message["id"]

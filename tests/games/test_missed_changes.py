@@ -88,3 +88,23 @@ async def test_without_the_checks_a_ping_reads_the_version_itself(live_settings,
     await sockets[0].send({"type": "ping", "echo": 1})
     assert (await sockets[0].receive_until(lambda m: m["type"] == "pong"))["echo"] == 1
     assert own_reads == [live.pk]
+
+
+async def test_a_move_sent_just_after_a_ping_is_not_held_up_by_the_pings_reading(live_settings, monkeypatch):
+    """The page's keep-alive ping waits for the worker's next reading of its tables; the move a player
+    sends meanwhile is taken and acknowledged without waiting for it."""
+    game, live, users, sockets, states = await setup_table()
+
+    async def slow_reading(live_id):
+        await asyncio.sleep(1.0)
+        return missed_changes.UNREAD
+
+    monkeypatch.setattr(missed_changes, "next_reading", slow_reading)
+    version = states[0]["version"]
+    mover = next(s for s in sockets if s.state["hand_seat"] == s.state["view"]["turn"])
+    action = {k: v for k, v in mover.state["view"]["legal_actions"][0].items() if k != "seat"}
+    await mover.send({"type": "ping", "echo": "keep-alive"})
+    await mover.send({"type": "move", "version": version, "action": action, "id": "after-ping"})
+    first = await mover.receive_until(lambda m: m["type"] in ("ack", "pong"))
+    assert first == {"type": "ack", "id": "after-ping", "version": version + 1}
+    assert (await mover.receive_until(lambda m: m["type"] == "pong"))["echo"] == "keep-alive"

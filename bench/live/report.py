@@ -22,7 +22,8 @@ def report(name: str, stats: Stats, elapsed: float, moves: int, usage: dict) -> 
         "all_p50": pct(stats.everyone_ms, 50), "all_p95": pct(stats.everyone_ms, 95),
         "all_p99": pct(stats.everyone_ms, 99), "errors": dict(stats.errors), "gaps": stats.gaps,
         "duplicates": stats.duplicates, "unanswered": getattr(stats, "unanswered", 0), "closed": stats.closed,
-        "pong_p99": pct(stats.pong_ms, 99), "pings": len(stats.pong_ms), "frames": stats.frames, "bytes_per_frame": stats.frame_bytes / stats.frames if stats.frames else 0,
+        "pong_p99": pct(stats.pong_ms, 99), "pings": len(stats.pong_ms),
+        "frames": stats.frames, "bytes_per_frame": stats.frame_bytes / stats.frames if stats.frames else 0,
         **usage,
     }
     print(f"{name:6} {row['moves_per_s']:9.1f} moves/s ({moves} moves in {elapsed:.1f} s)  "

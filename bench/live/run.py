@@ -43,8 +43,8 @@ async def bench(args, url: str, tables: list[Table], watchers: list[str], site: 
         groups = {"workers": site.server_pids(), **groups}
         if site.sweeper is not None:
             groups["sweeper"] = [site.sweeper.pid]
-        if site.proxy_pids():
-            groups["nginx"] = site.proxy_pids()
+        if proxy := site.proxy_pids():
+            groups["nginx"] = proxy
     for label, name in (("postgres", "postgres"), ("redis", "redis-server")):
         if pids_named(name):  # local servers only
             groups[label] = functools.partial(pids_named, name)

@@ -35,6 +35,7 @@ class Site:
         self.port = free_port()
         self.workers, self.server, self.deflate, self.proxy = workers, server, deflate, proxy
         self.nginx: subprocess.Popen | None = None
+        self.nginx_prefix: Path | None = None  # nginx's configuration and temporary files (removed on stop)
         self.env = dict(os.environ, DJANGO_SETTINGS_MODULE="bench.live_settings", PYTHONUNBUFFERED="1",
                         SECRET_KEY=settings.SECRET_KEY, DEBUG="0", ALLOWED_HOSTS="127.0.0.1,localhost",
                         SECURE_SSL_REDIRECT="0", PYTHONPATH=str(ROOT))
@@ -82,7 +83,8 @@ class Site:
                 break
             except OSError:
                 time.sleep(0.2)
-        time.sleep(1.0 if self.server == "uvicorn" and self.workers > 1 else 0.2)  # every worker up
+        # every worker up (`uvicorn --workers` answers once its first worker does; each proxied one was awaited)
+        time.sleep(1.0 if self.server == "uvicorn" and self.workers > 1 and not self.proxy else 0.2)
         return self
 
     def _uvicorn(self, port: int, workers: int) -> list[str]:
@@ -96,7 +98,7 @@ class Site:
         nginx = shutil.which("nginx") or "/usr/sbin/nginx"
         if not os.path.exists(nginx):
             raise RuntimeError("--proxy needs nginx (Debian's package nginx)")
-        prefix = Path(tempfile.mkdtemp(prefix="bench-nginx-"))
+        prefix = self.nginx_prefix = Path(tempfile.mkdtemp(prefix="bench-nginx-"))
         upstream = "".join(f"        server 127.0.0.1:{port};\n" for port in ports)
         balance = "        hash $uri consistent;\n" if self.proxy == "table" else ""
         (prefix / "nginx.conf").write_text(NGINX_CONF.format(upstream=balance + upstream, port=self.port))
@@ -129,6 +131,9 @@ class Site:
                 p.kill()
                 p.wait(timeout=10)
         self.processes = []
+        if self.nginx_prefix is not None:
+            shutil.rmtree(self.nginx_prefix, ignore_errors=True)
+            self.nginx_prefix = None
         if not self.log.closed:
             self.log.close()
 

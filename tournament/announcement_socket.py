@@ -4,15 +4,17 @@ leaderboard (``tournament.consumers``) and of "My event" (``tournament.my_event_
 Every event page shows the latest announcement as a banner that ``static/js/announcements.js`` keeps up to
 date from the page's socket, so each of these sockets joins the event's announcement group
 (``tournament.page_notices.event_announce_group``) before it accepts, forwards each announcement
-(``tournament.services.announcements``) as ``{"type": "announcement", "text", "at"}``, sends the latest
-once after its first message (a page served before it was made still shows it) and leaves the group on
-disconnect. The tables' sockets do the same in ``games.consumers``, which knows the group only by name.
+(``tournament.services.announcements``) as ``{"type": "announcement", "id", "text", "at", "ends_at",
+"ended"}`` (``"ended": true`` when an organizer ended it: the page drops it), sends the latest once after
+its first message (a page served before it was made still shows it; one that is over is sent as ended, so
+a page reconnecting after it ended drops it) and leaves the group on disconnect. The tables' sockets do the same in ``games.consumers``, which knows the group only by name.
 """
 
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
 
+from games.signals import announcement_frame
 from tournament.page_notices import event_announce_group
 from tournament.services import announcements
 
@@ -45,5 +47,4 @@ class AnnouncementsMixin:
 
     async def announcement(self, message: dict) -> None:
         """An organizer's announcement to the event (`tournament.services.announcements`): a banner."""
-        await self.send_json({"type": "announcement", "text": str(message.get("text", "")),
-                              "at": message.get("at")})
+        await self.send_json(announcement_frame(message))

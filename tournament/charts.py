@@ -47,7 +47,8 @@ def nice_step(span: float, ticks: int = 5) -> float:
 
 
 def _number(value: float) -> str:
-    return f"{value:g}"
+    """A tick or value label: float noise from adding tick steps (-0.8 + 4 x 0.2) is rounded away."""
+    return f"{round(value, 9) or 0.0:g}"
 
 
 def _marker(shape: str, x: float, y: float, colour: str) -> str:

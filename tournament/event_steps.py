@@ -24,6 +24,8 @@ PLAN_NEXT_ROUND = "plan_next_round"
 BRACKET_PAGE = "bracket_page"
 START_STAGE = "start_stage"
 FINISH_EVENT = "finish_event"
+RESULTS_PAGE = "results_page"
+CERTIFICATES = "certificates"
 POSTS = frozenset({OPEN_REGISTRATION, OPEN_CHECKIN, START_ROUND_ONE, START_STAGE, FINISH_EVENT})
 
 
@@ -231,6 +233,7 @@ def _champion_step(f: EventFacts) -> Step:
     if not f.champion:
         return step
     step.counts = [("Champion", f.champion)]
+    step.links = [Action("Results page", RESULTS_PAGE), Action("Certificates and results sheet (PDF)", CERTIFICATES)]
     if f.status == "finished":
         step.state = DONE
     else:

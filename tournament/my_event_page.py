@@ -12,9 +12,10 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from tournament.models import Event, Player, Seat
+from tournament.models import Event, Game, Player, Seat
 from tournament.services.next_step import next_step
 from tournament.services.registration import first_round_started
+from tournament.services.results_sheet import has_certificate
 from tournament.views.scoreboard import load_scoreboards, load_table_seats
 
 LIVE_TEMPLATE = "tournament/_my_event_live.html"
@@ -22,6 +23,7 @@ LIVE_TEMPLATE = "tournament/_my_event_live.html"
 
 def my_event_context(event: Event, user) -> dict[str, Any]:
     player = Player.objects.filter(event=event, user=user).first()
+    step = next_step(event, user, player)
     seats = []
     if player is not None:
         seat_rows = list(
@@ -41,18 +43,30 @@ def my_event_context(event: Event, user) -> dict[str, Any]:
                 "round": seat.table.round,
                 "tablemates": [s for s in at_table if s.pk != seat.pk],
                 "games": [{"board": board, "my_total": board.totals[position]} for board in games],
-                "url": reverse("table_detail", args=[event.slug, seat.table_id]),
+                **_table_button(event, seat, games, step),
             })
     can_withdraw = bool(player and player.is_active and first_round_started(player) is None)
     return {
         "event": event,
         "player": player,
         "seats": seats,
-        "step": next_step(event, user, player),
+        "step": step,
         "can_check_in": bool(player and player.status == Player.Status.REGISTERED and event.checkin_open
                              and not player.claim_pending),
         "can_withdraw": can_withdraw and event.status != event.Status.FINISHED,
+        "certificate_url": reverse("my_certificate", args=[event.slug]) if has_certificate(event, player) else "",
     }
+
+
+def _table_button(event: Event, seat: Seat, boards, step) -> dict[str, str]:
+    """A seat's one button: "Play now" at its running game, else "Go to my table" (the table's page);
+    none when the next step at the top of the page already leads there."""
+    live = next((b.game for b in boards if b.game.status in (Game.Status.RUNNING, Game.Status.PAUSED)), None)
+    table_url = reverse("table_detail", args=[event.slug, seat.table_id])
+    url = reverse("play_tournament_game", args=[live.pk]) if live is not None else table_url
+    if step is not None and step.button and step.url in (url, table_url):
+        return {"url": table_url, "button": "", "button_url": ""}
+    return {"url": table_url, "button": "Play now" if live is not None else "Go to my table", "button_url": url}
 
 
 def render_live_part(event: Event, user) -> tuple[str, str]:

@@ -9,8 +9,8 @@ message is tiny ("changed"); each socket builds its user's HTML from the databas
 ``{"type": "refresh"}`` (at most one a second); anything else gets an error and changes nothing.
 
 The socket also carries the event's announcements (``tournament.announcement_socket``), as the live
-leaderboard's does: it forwards each organizer's announcement as ``{"type": "announcement", "text", "at"}``
-and sends the latest once after the first page. ``static/js/announcements.js`` opens no socket of its own
+leaderboard's does: it forwards each organizer's announcement, and its end, as ``{"type": "announcement",
+"id", "text", "at", "ends_at", "ended"}`` and sends the latest once after the first page. ``static/js/announcements.js`` opens no socket of its own
 on a page that holds one, so this is how the page's banner shows a new announcement without a reload.
 """
 
@@ -21,11 +21,13 @@ import time
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from games.socket_limits import FrameLimitsMixin
 from tournament import refresh_requests
 from tournament.announcement_socket import AnnouncementsMixin
 from tournament.models import Event
 from tournament.my_event_page import render_live_part
 from tournament.page_notices import my_event_group_name
+from tournament.scores_version import forget_version
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NO_SUCH_EVENT = 4404
@@ -38,12 +40,15 @@ def load_public_event(slug: str):
 
 @database_sync_to_async
 def live_part(event, user) -> tuple[str, str]:
-    """(the page's live part as HTML, the next step's kind) for `user`, read afresh."""
-    event = Event.objects.get(pk=event.pk)  # its status and check-in may have changed
+    """(the page's live part as HTML, the next step's kind) for `user`, read afresh: the event (its status
+    and check-in may have changed) and its scores version (the places a step shows follow the change
+    this page was told of, even when it was made in another process)."""
+    event = Event.objects.get(pk=event.pk)
+    forget_version(event.pk)
     return render_live_part(event, user)
 
 
-class MyEventConsumer(AnnouncementsMixin, AsyncJsonWebsocketConsumer):
+class MyEventConsumer(FrameLimitsMixin, AnnouncementsMixin, AsyncJsonWebsocketConsumer):
     event = None
     group_name: str | None = None
     last_refresh: float = 0.0
@@ -71,6 +76,8 @@ class MyEventConsumer(AnnouncementsMixin, AsyncJsonWebsocketConsumer):
         await self.leave_announcements()
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
+        if await self.frame_refused(text_data, bytes_data):
+            return
         if error := refresh_requests.refusal(text_data):
             await self.send_error(error)
             return
@@ -94,3 +101,5 @@ class MyEventConsumer(AnnouncementsMixin, AsyncJsonWebsocketConsumer):
 
     async def send_error(self, error: str) -> None:
         await self.send_json({"type": "error", "error": error})
+
+    send_rate_error = send_error  # `FrameLimitsMixin`: too many frames

@@ -17,6 +17,9 @@ Tiebreak order (also shown on the leaderboard page, see ``TIEBREAK_ORDER``):
 
 Players equal on 1–4 share a rank (standard competition ranking: 1, 2, 2, 4).
 
+This is the order by points. The places every page shows are ``tournament.services.final_places``: this
+order until the event has a bracket, the bracket's once it has one.
+
 Before all of these comes participation (``tournament.services.participation``): everyone who took part
 (by their own moves, or a hand an organizer recorded by hand) ranks above every no-show (seated, but only
 the turn timer or a bot played for them), who rank above registrants never seated. Points a bot scored for
@@ -31,10 +34,8 @@ from dataclasses import dataclass, replace
 from django.db.models import Count, F, Q, Sum
 
 from tournament.models import Event, Game, HandScore, Player, Round
-
-# As in tournament.services.participation (not imported here: this half stays free of the database).
-PARTICIPATION_ORDER = {"played": 0, "no_show": 1, "not_seated": 2}
-PARTICIPATION_LABELS = {"played": "", "no_show": "no-show", "not_seated": "not seated"}
+from tournament.services import participation
+from tournament.services.participation import PARTICIPATION_LABELS, PARTICIPATION_ORDER
 
 TIEBREAK_ORDER = (
     "most points won",
@@ -57,6 +58,8 @@ class StandingRow:
     status: str = "registered"
     rank: int = 0
     participation: str = "played"  # "played", "no_show" or "not_seated" (tournament.services.participation)
+    place: str = ""  # the final place as shown ("3", "5-6"), set by tournament.services.final_places
+    bracket: str = ""  # in the bracket: "champion", "in" (still in it) or "out" (final_places); else ""
 
     def tiebreak_key(self) -> tuple[int, int, int, int, int]:
         """The values that decide the rank; equal keys share a rank. Participation comes first."""
@@ -68,10 +71,16 @@ class StandingRow:
         """The mark a leaderboard shows after the name: "no-show", "not seated" or nothing."""
         return PARTICIPATION_LABELS.get(self.participation, "")
 
+    @property
+    def place_label(self) -> str:
+        """The place as a leaderboard shows it: shared places read "5-6"; the rank until one is set."""
+        return self.place or str(self.rank)
+
     def as_public_dict(self) -> dict:
         return {
             "player_id": self.player_id,
             "rank": self.rank,
+            "place": self.place_label,
             "display_name": self.display_name,
             "points_won": self.points_won,
             "games_won": self.games_won,
@@ -114,9 +123,6 @@ def compute_standings(event: Event, round: Round | None = None) -> list[Standing
     Always three queries (players with who took part, hand aggregates, games won), however many players
     there are: the sums, counts and participation are computed by the database.
     """
-    # Here, not at the top: tournament.services.participation imports StandingRow and rank_standings.
-    from tournament.services import participation
-
     scope = {"event_id": event.pk} if round is None else {"round_": round}
     players = Player.objects.filter(event=event).annotate(
         was_seated=participation.as_flag(participation.seated(**scope)),

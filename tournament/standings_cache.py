@@ -160,14 +160,15 @@ def shared_name(kind: str, version: Version, *parts) -> str:
 
 
 def standings(event: Event, version: Version, round: Round | None = None) -> list[StandingRow]:
-    """``compute_standings(event, round)`` for this version: computed once per version, per process or,
-    with the shared cache on, once for every process."""
-    from tournament.standings import StandingRow, compute_standings
+    """The event's (or round's) places (``tournament.services.final_places.places``) for this version:
+    computed once per version, per process or, with the shared cache on, once for every process."""
+    from tournament.services.final_places import places
+    from tournament.standings import StandingRow
 
     part = round.pk if round is not None else None
 
     def compute() -> tuple[list[tuple], bool]:
-        rows = compute_standings(event, round=round)
+        rows = places(event, round=round)
         if round is None:
             note_size(event, len(rows))
         return [_row_values(r) for r in rows], True
@@ -180,4 +181,4 @@ def standings(event: Event, version: Version, round: Round | None = None) -> lis
 
 def _row_values(row: StandingRow) -> tuple:
     return (row.player_id, row.display_name, row.points_won, row.games_won, row.hands_won, row.points_left,
-            row.status, row.rank, row.participation)
+            row.status, row.rank, row.participation, row.place, row.bracket)

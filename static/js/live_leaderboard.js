@@ -24,11 +24,11 @@ function cell(text, className) {
   return td;
 }
 
-function buildRow(row, previous) {
+function buildRow(row, previous, rating) {
   const tr = document.createElement("tr");
   tr.dataset.playerId = row.player_id;
   tr.id = `player-${row.player_id}`;
-  tr.appendChild(cell(row.rank));
+  tr.appendChild(cell(row.place || row.rank));
   const name = document.createElement("td");
   const link = document.createElement("a");
   link.href = playerUrl(row.player_id);
@@ -48,6 +48,7 @@ function buildRow(row, previous) {
   }
   tr.appendChild(name);
   for (const key of NUMBERS) tr.appendChild(cell(row[key], "text-end"));
+  tr.appendChild(cell(rating || "", "text-end rating")); // as the page rendered it (the ratings app's column)
   if (previous && previous !== tr.textContent) tr.classList.add("changed");
   return tr;
 }
@@ -55,12 +56,16 @@ function buildRow(row, previous) {
 function render(rows) {
   const body = table.tBodies[0];
   const before = new Map([...body.rows].map((tr) => [tr.dataset.playerId, tr.textContent]));
+  const ratings = new Map([...body.rows].map((tr) => [tr.dataset.playerId, tr.querySelector("td.rating")?.textContent]));
   const fresh = document.createDocumentFragment();
-  for (const row of rows) fresh.appendChild(buildRow(row, before.get(String(row.player_id))));
+  for (const row of rows) {
+    const id = String(row.player_id);
+    fresh.appendChild(buildRow(row, before.get(id), ratings.get(id)));
+  }
   if (!rows.length) {
     const tr = document.createElement("tr");
     const td = cell("No players yet.", "text-muted");
-    td.colSpan = 6;
+    td.colSpan = 7;
     tr.appendChild(td);
     fresh.appendChild(tr);
   }

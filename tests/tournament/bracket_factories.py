@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from tests.tournament.organizer_factories import make_event, make_organizer_of, make_players, pause_for_paper
 from tournament.models import Game, Round, Seat, Table
-from tournament.services import results, rounds
+from tournament.services import bracket_stages, next_round, results, rounds
+from tournament.services.next_round import NextRoundOptions
 
 
 def finish_table(game: Game, order: list[int] | None = None, actor=None, left: list[int] | None = None,
@@ -50,3 +51,14 @@ def stage_tables(round_: Round, stage: int) -> list[list[int]]:
 
 def stage_game(round_: Round, stage: int, table: int) -> Game:
     return Game.objects.get(table__round=round_, table__stage=stage, table__number=table)
+
+
+def bracket_round(players=16, **options):
+    """A bracket of every player of a finished first round (top 1 of each table goes on unless ``options``
+    say otherwise), its stage 1 started."""
+    event, organizer, _ = played_first_round(players)
+    opts = NextRoundOptions(**{"field": players, "advance": [1], "draw_seed": 9, **options})
+    round_two = next_round.create_bracket_round(event, opts, next_round.plan_next_round(event, opts).field_ids,
+                                                organizer)
+    bracket_stages.start_stage(round_two, 1, organizer)
+    return event, organizer, round_two

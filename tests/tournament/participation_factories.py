@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db.models import Max
 
 from games.models import LiveGame, LiveMove
+from tests.tournament.organizer_factories import pause_for_paper
 from tournament.models import Game, Hand, Seat
 
 PLAYER, TIMER, BOT, SYSTEM = (LiveMove.Actor.PLAYER, LiveMove.Actor.TIMER, LiveMove.Actor.BOT,
@@ -42,3 +43,20 @@ def bots_played(game: Game) -> None:
 
 def table_players(game: Game) -> list[int]:
     return list(Seat.objects.filter(table_id=game.table_id).order_by("number").values_list("player_id", flat=True))
+
+
+def played_live_except(game: Game, absent: set[int]) -> None:
+    """The game's players made moves of their own at its live table, except the ``absent`` players (ids),
+    for whom only the turn timer and the takeover bot played. The game is paused first, as an organizer does
+    to record its hands by hand; the live table's version counter then follows the moves stored here."""
+    pause_for_paper(game)
+    move(game, None, SYSTEM)  # the deal
+    for seat in Seat.objects.filter(table_id=game.table_id).order_by("number"):
+        if seat.player_id in absent:
+            move(game, seat.number, TIMER)
+            move(game, seat.number, BOT)
+        else:
+            move(game, seat.number, PLAYER)
+    live = live_game_of(game)
+    LiveGame.objects.filter(pk=live.pk).update(
+        version=LiveMove.objects.filter(live_game=live).aggregate(last=Max("version"))["last"])

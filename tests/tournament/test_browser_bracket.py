@@ -8,6 +8,7 @@ event's websocket says the scores changed.
 
 import pytest
 
+from games.view_changes import merge
 from tests.tournament.bracket_factories import finish_table, played_first_round, stage_game, stage_tables
 from tournament.services import bracket_stages, next_round
 from tournament.services.next_round import NextRoundOptions
@@ -98,13 +99,18 @@ def live_final(live_asgi):
     return event, live, cookies
 
 
-def next_version(socket, seen: int) -> dict:
-    """The socket's first update or state newer than `seen`; a refused move fails here with the server's
-    reason (a `stale` one is followed by the current state)."""
-    message = socket.receive_until(lambda m: m["type"] == "error" or (m["type"] in ("update", "state")
-                                                                       and m["version"] > seen))
-    assert message["type"] != "error" or message.get("code") == "stale", message
-    return message if message["type"] != "error" else next_version(socket, seen)
+def next_version(socket, seen: int, picture: dict) -> dict:
+    """The socket's picture (its last state with the later updates merged in, docs/protocol.md) once it is
+    newer than `seen`; a refused move fails here with the server's reason (a `stale` one is followed by the
+    current state)."""
+    while picture["version"] <= seen:
+        message = socket.receive_until(lambda m: m["type"] in ("error", "update", "state"))
+        assert message["type"] != "error" or message.get("code") == "stale", message
+        if message["type"] == "state":
+            picture = message
+        elif message["type"] == "update" and message["version"] == picture["version"] + 1:
+            picture = merge(picture, message)
+    return picture
 
 
 def test_bracket_page_follows_a_final_played_live_over_its_websocket(live_asgi, live_final, page):
@@ -121,7 +127,7 @@ def test_bracket_page_follows_a_final_played_live_over_its_websocket(live_asgi, 
         latest = max(views.values(), key=lambda m: m["version"])
         behind = [i for i, m in views.items() if m["version"] < latest["version"]]
         for i in behind:  # a socket may have been sent a newer state than the others' update: catch up first
-            views[i] = next_version(sockets[i], latest["version"] - 1)
+            views[i] = next_version(sockets[i], latest["version"] - 1, views[i])
         if behind:
             continue
         if latest["game"]["status"] == "finished":
@@ -134,7 +140,7 @@ def test_bracket_page_follows_a_final_played_live_over_its_websocket(live_asgi, 
             action = {k: v for k, v in views[mover]["view"]["legal_actions"][0].items() if k != "seat"}
             sockets[mover].send({"type": "move", "version": latest["version"], "action": action})
         for i, s in enumerate(sockets):  # everyone catches up with the next version
-            views[i] = next_version(s, latest["version"])
+            views[i] = next_version(s, latest["version"], views[i])
     for s in sockets:
         s.close()
     assert finished, "the final did not end"

@@ -33,7 +33,8 @@ def choose(page, names, action):
     for name in names:
         page.get_by_role("row").filter(has_text=name).locator("input.action-select").check()
     page.select_option("select[name=action]", action)
-    page.get_by_role("button", name="Go").click()
+    with page.expect_navigation():  # the action's page (or the list again), loaded before it is read
+        page.get_by_role("button", name="Go").click()
 
 
 def test_organizer_reassigns_confirms_reinstates_and_adds_a_walk_in(live_server, desk, chromium):

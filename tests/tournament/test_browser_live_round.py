@@ -1,7 +1,8 @@
 """The organizer's live round view in Chromium against a live ASGI server: a student arrives at their
 table on a phone and the organizer's page (a desktop) shows them connected without a reload; the organizer
 has a bot play a no-show's seat, the page shows the bot, and an announcement reaches the student's table
-and event page."""
+and event page: one line at the phone's table with the hand in view, gone from both when the organizer
+ends it or its time is up."""
 
 from __future__ import annotations
 
@@ -16,6 +17,25 @@ from tournament.models import Seat
 from tournament.services import rounds
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+LONG_ANNOUNCEMENT = ("Round 1 ends at 3:45: finish the hand you are playing, then stay at your table until an "
+                     "organizer has checked your score sheet; round two starts at 4 in room B, tables as posted")
+
+
+def student_box(page, selector: str) -> dict:
+    return page.eval_on_selector(selector, """el => {
+      const r = el.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; }""")
+
+
+def lines_of(page, selector: str) -> int:
+    """The lines an inline element's text takes on the page."""
+    return page.eval_on_selector(selector, "el => new Set([...el.getClientRects()].map(r => Math.round(r.top))).size")
+
+
+def on_phone_screen(rect) -> bool:
+    return rect["height"] > 0 and rect["x"] >= 0 and rect["y"] >= 0 and rect["x"] + rect["width"] <= 390.5 \
+        and rect["y"] + rect["height"] <= 844.5
 
 
 def cookie_for(user, url: str) -> dict:
@@ -77,12 +97,49 @@ def test_the_live_view_shows_a_connected_player_and_a_no_show_played_by_a_bot(li
         # an announcement reaches the student's table and the event's page at once
         event_page = phone.new_page()
         event_page.set_default_timeout(20_000)
+        event_page.clock.install()  # its time is moved on below, to pass an announcement's end time
         event_page.goto(f"{live_asgi.url}{reverse('event_detail', args=[round_.event.slug])}")
         assert event_page.locator("#announcement").is_hidden()
         organizer.fill('input[name="text"]', "Round two at 3 pm in room B")
         organizer.locator('button[value="announce"]').click()
         student.locator("#announcement:not([hidden])", has_text="Round two at 3 pm in room B").wait_for()
         event_page.locator("#announcement:not([hidden])", has_text="Round two at 3 pm in room B").wait_for()
+
+        # at the phone's table a long one takes one line, the hand stays wholly in view; a tap shows it all
+        student.locator("#hand .card").first.wait_for()
+        hand_before = student_box(student, "#hand")
+        organizer.fill('input[name="text"]', LONG_ANNOUNCEMENT)
+        organizer.locator('button[value="announce"]').click()
+        banner = student.locator("#announcement:not([hidden])", has_text="Round 1 ends at 3:45")
+        banner.wait_for()
+        assert lines_of(student, "#announcement .announcement-text") == 1
+        assert student_box(student, "#announcement")["height"] < 48
+        hand = student_box(student, "#hand")
+        assert on_phone_screen(hand), (hand_before, hand)
+        slot = student_box(student, ".announcement-slot")
+        banner.click()
+        student.locator("#announcement.expanded").wait_for()
+        assert lines_of(student, "#announcement .announcement-text") > 1  # the whole text, wrapped
+        # opened over the felt: the room it takes in the page is still one line's, the hand still in view
+        assert abs(student_box(student, ".announcement-slot")["height"] - slot["height"]) < 1
+        assert on_phone_screen(student_box(student, "#hand"))
+        banner.click()
+        assert lines_of(student, "#announcement .announcement-text") == 1
+
+        # the organizer ends it: gone from the open table and the open event page, without a reload
+        organizer.locator("#running-announcement", has_text="Round 1 ends at 3:45").wait_for()
+        organizer.locator('#running-announcement button[value^="end_announcement:"]').click()
+        student.locator("#announcement").wait_for(state="hidden")
+        event_page.locator("#announcement").wait_for(state="hidden")
+        assert organizer.locator("#running-announcement").count() == 0
+
+        # one given a time leaves an open page when the time is up
+        organizer.fill('input[name="text"]', "Back in one minute")
+        organizer.fill('input[name="announce_minutes"]', "1")
+        organizer.locator('button[value="announce"]').click()
+        event_page.locator("#announcement:not([hidden])", has_text="Back in one minute").wait_for()
+        event_page.clock.fast_forward("01:05")
+        event_page.locator("#announcement").wait_for(state="hidden")
         assert errors == []
     finally:
         desk.close()

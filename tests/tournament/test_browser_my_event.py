@@ -56,6 +56,7 @@ def test_my_event_shows_the_table_is_ready_when_the_organizer_starts_the_round(l
     assert page.evaluate("window.notReloaded") is True, "updated without a reload"
     play = page.get_by_role("link", name="Play now")
     assert play.is_visible()
+    assert page.locator("#my-event-live a.btn").all_inner_texts() == ["Play now"]  # one button to the table
     play.click()
     page.locator("#table").wait_for()
     assert page.locator("#role-badge").inner_text().strip() == "Playing"

@@ -83,3 +83,8 @@ def test_nice_step():
     assert nice_step(500) == 100
     assert nice_step(7) == 2
     assert nice_step(0) == 1
+
+
+def test_tick_labels_carry_no_float_noise():
+    svg = cumulative_chart_svg([Series("rating", [0.0, -0.61])], "Rating", x_label="Game", y_label="Rating")
+    assert "e-1" not in svg and ">0</text>" in svg and ">-0.2</text>" in svg

@@ -15,7 +15,7 @@ from tests.tournament.organizer_factories import (
     make_user,
     seat_first_round_in_admin,
 )
-from tournament.models import AuditEntry, Event, Player, Round
+from tournament.models import AuditEntry, Event, Player, Round, Seat, Table
 from tournament.services import checkin_desk
 from tournament.services.rounds import start_round
 
@@ -96,6 +96,26 @@ def test_undo_is_refused_once_the_player_plays(organizer_client, event):
     assert "already plays in round 1" in response.content.decode()
     assert Player.objects.get(pk=players[0].pk).status == Player.Status.CHECKED_IN
     assert checkin_desk.desk_counts(event).seated == 6
+
+
+def test_the_seated_count_names_the_current_round_and_stage(organizer_client, event):
+    players = make_players(event, 6, status=Player.Status.CHECKED_IN)
+    page = organizer_client.get(desk(event)).content.decode()
+    assert 'id="seated-in">round 1<' in page and 'id="count-seated">0<' in page  # before any round
+    seat_first_round_in_admin(organizer_client, event, source="checked_in")
+    start_round(Round.objects.get(event=event, number=1), organizer_client.user)
+    second = Round.objects.create(event=event, number=2, kind=Round.Kind.BRACKET, seed=7)
+    for stage, seated in ((1, players[:4]), (2, players[:2])):
+        table = Table.objects.create(round=second, number=1, stage=stage)
+        Seat.objects.bulk_create(Seat(table=table, number=n, player=p) for n, p in enumerate(seated))
+    page = organizer_client.get(desk(event)).content.decode()
+    assert "Seated in round 1" not in page
+    assert 'id="seated-in">round 2, stage 2<' in page and 'id="count-seated">2<' in page
+    found = organizer_client.get(desk(event, q=players[5].display_name)).content.decode()
+    assert players[5].display_name in found and ">Seated<" not in found  # seated in round 1 only
+    Round.objects.filter(pk=second.pk).update(kind=Round.Kind.TABLES)
+    counts = checkin_desk.desk_counts(event)
+    assert (counts.seated_in, counts.seated) == ("round 2", 4)
 
 
 def test_a_pending_claim_is_confirmed_with_an_editable_reason_and_checked_in(organizer_client, event, students):

@@ -33,8 +33,8 @@ def mixed_event():
 
 
 def board(html: str) -> list[tuple[str, str, str]]:
-    """(rank, name, mark) per leaderboard row, in page order."""
-    return re.findall(r'<tr data-player-id="\d+" id="player-\d+">\s*<td>(\d+)</td>\s*<td><a href="[^"]+">([^<]+)</a>'
+    """(place, name, mark) per leaderboard row, in page order."""
+    return re.findall(r'<tr data-player-id="\d+" id="player-\d+">\s*<td>([\d-]+)</td>\s*<td><a href="[^"]+">([^<]+)</a>'
                       r'(?: <span class="badge[^"]*participation">([^<]+)</span>)?', html)
 
 

@@ -14,7 +14,7 @@ from tournament.page_notices import notify_scores_changed
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
-ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
+ORIGIN = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
 
 
 @database_sync_to_async
@@ -46,7 +46,7 @@ async def test_connect_sends_the_current_public_leaderboard():
     ]
     assert set(message["rows"][0]) == {
         "player_id", "rank", "display_name", "points_won", "games_won", "hands_won", "points_left", "status",
-        "participation", "participation_label",
+        "participation", "participation_label", "place",
     }, "only public data: no roll number, no e-mail, no user"
     await communicator.disconnect()
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from config.asgi import application
 from games.models import LiveGame, LiveMove
-from tests.games.factories import ORIGIN, login_socket, session_cookie
+from tests.games.factories import HOST, ORIGIN, login_socket, session_cookie
 from tests.tournament.organizer_factories import make_event, make_organizer_of, make_players
 from tests.tournament.test_rotation_live import play_live
 from tournament.models import AuditEntry, Game, Player, Round, Seat
@@ -35,7 +35,7 @@ def start_round(tables: int = 1, reserves: int = 0):
 
 
 def organizer_socket(round_id: int, cookie: bytes | None) -> WebsocketCommunicator:
-    headers = [ORIGIN] + ([(b"cookie", cookie)] if cookie else [])
+    headers = [ORIGIN, HOST] + ([(b"cookie", cookie)] if cookie else [])
     return WebsocketCommunicator(application, f"/ws/organizer/rounds/{round_id}/", headers=headers)
 
 
@@ -123,10 +123,18 @@ def test_the_page_shows_every_table_and_pause_and_finish_are_audited():
     assert page.status_code == 200
     assert page.content.count(b'class="live-table"') == 2 and b"/ws/organizer/rounds/" in page.content
     first, second = Game.objects.filter(table__round=round_).order_by("table__number")
-    client.post(url, {"action": f"pause:{first.pk}"})
+    refused = client.post(url, {"action": f"pause:{first.pk}"}, follow=True)  # no reason given
+    assert "Say why table 1 is paused" in refused.content.decode()
+    first.refresh_from_db()
+    assert first.status == Game.Status.RUNNING
+    paused = client.post(url, {"action": f"pause:{second.pk}", f"reason_{second.pk}": "projector swap"},
+                         follow=True).content.decode()
+    assert "Table 2 paused." in paused
+    assert AuditEntry.objects.get(action="game.pause", actor=organizer).reason == "projector swap"
+    client.post(url, {"action": f"resume:{second.pk}"})
+    client.post(url, {"action": f"pause:{first.pk}", f"reason_{first.pk}": "spilled drink"})
     first.refresh_from_db()
     assert first.status == Game.Status.PAUSED
-    assert AuditEntry.objects.filter(action="game.pause", actor=organizer).exists()
     refused = client.post(url, {"action": f"finish:{second.pk}"}, follow=True)  # no reason given
     assert "Say why" in refused.content.decode()
     client.post(url, {"action": f"finish:{second.pk}", f"reason_{second.pk}": "fire drill"})

@@ -10,7 +10,8 @@ from tournament.services.next_round import NextRoundOptions
 
 pytestmark = pytest.mark.django_db
 
-LOAD_QUERIES = 7  # stages, entries with players, tables, seats, games, hand scores, draws
+LOAD_QUERIES = 9  # stages, entries with players, tables, seats, games, hand scores, draws, open-place
+# decisions, the seats whose player took part
 
 
 def bracket_round():

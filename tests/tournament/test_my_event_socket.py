@@ -19,6 +19,7 @@ from tournament.services import announcements, rounds
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+HOST = (b"host", b"127.0.0.1:8000")
 
 
 @database_sync_to_async
@@ -30,7 +31,7 @@ def checked_in_event():
 
 
 async def my_socket(event, user=None) -> WebsocketCommunicator:
-    headers = [ORIGIN]
+    headers = [ORIGIN, HOST]
     if user is not None:
         headers.append((b"cookie", await database_sync_to_async(session_cookie)(user)))
     return WebsocketCommunicator(application, f"/ws/events/{event.slug}/me/", headers=headers)
@@ -68,7 +69,8 @@ async def test_the_students_page_is_pushed_as_the_round_is_seated_started_and_pl
 
     round_ = await seat_round()
     seated = await next_page(socket, "seated")
-    assert "Your table for round 1." in seated["html"] and "Go to my table" in seated["html"]
+    assert "Your table for round 1." in seated["html"] and "See my table" in seated["html"]
+    assert "Go to my table" not in seated["html"]  # one button to the table: the next step's
 
     await database_sync_to_async(rounds.start_round)(round_, organizer)
     ready = await next_page(socket, "play")
@@ -125,7 +127,7 @@ async def test_anonymous_and_unknown_events_are_refused():
     connected, code = await anonymous.connect(timeout=10)
     assert not connected and code == 4403
     missing = WebsocketCommunicator(application, "/ws/events/no-such-event/me/", headers=[
-        ORIGIN, (b"cookie", await database_sync_to_async(session_cookie)(players[0].user))])
+        ORIGIN, HOST, (b"cookie", await database_sync_to_async(session_cookie)(players[0].user))])
     connected, code = await missing.connect(timeout=10)
     assert not connected and code == 4404
 

@@ -5,7 +5,7 @@ import pytest
 from tests.tournament.bracket_factories import played_first_round
 from tests.tournament.participation_factories import BOT, PLAYER, TIMER, bots_played, move, table_players
 from tests.tournament.standings_data import make_event, make_players, seat_round
-from tournament.models import Game, Hand
+from tournament.models import Attendance, Game, Hand, Seat
 from tournament.services import participation
 from tournament.standings import compute_standings
 
@@ -42,13 +42,22 @@ def test_one_move_of_their_own_is_taking_part():
     assert not took & {players[0], players[1], players[3]}
 
 
-def test_a_hand_recorded_by_an_organizer_is_taking_part():
+def test_a_hand_recorded_by_hand_where_bots_played_keeps_the_no_shows():
     _event, _organizer, round_one = played_first_round(16)
     game = first_round_games(round_one)[0]
     bots_played(game)
-    assert participation.players_who_took_part(round_one).isdisjoint(table_players(game))
     Hand.objects.filter(game=game, number=1).update(source=Hand.Source.MANUAL)
-    assert set(table_players(game)) <= participation.players_who_took_part(round_one)
+    assert participation.players_who_took_part(round_one).isdisjoint(table_players(game))
+
+
+def test_a_table_played_on_paper_counts_its_hands_unless_the_organizer_says_did_not_play():
+    _event, _organizer, round_one = played_first_round(16)
+    game = first_round_games(round_one)[0]  # recorded by hand, nothing played live
+    players = table_players(game)
+    assert set(players) <= participation.players_who_took_part(round_one)
+    Seat.objects.filter(table_id=game.table_id, number=3).update(organizer_says=Attendance.DID_NOT_PLAY)
+    took = participation.players_who_took_part(round_one)
+    assert set(players[:3]) <= took and players[3] not in took
 
 
 def test_a_move_at_another_table_or_by_the_timer_does_not_count():

@@ -4,6 +4,7 @@ import pytest
 
 from tests.tournament.bracket_factories import finish_table, played_first_round, stage_game, stage_tables
 from tests.tournament.organizer_factories import make_players
+from tests.tournament.participation_factories import played_live_except
 from tournament.generators.brackets import CHALLENGE, PARTNERS, BracketError
 from tournament.models import AuditEntry, BracketEntry, BracketStage, Game, Player, Round, Seat, TiebreakDraw
 from tournament.services import (
@@ -184,6 +185,7 @@ def test_a_tiebreak_hand_waits_for_the_organizer():
     for number in (1, 3, 4):
         finish_table(stage_game(round_two, 1, number), tables[number - 1], organizer)
     game = stage_game(round_two, 1, 2)
+    played_live_except(game, set())  # all four took part at the live table
     game_status.change_game_status(game, "finish", organizer, reason="time is up")
     assert stage_tables(round_two, 2) == [], "all four are tied at 0: waits for a tiebreak hand"
     state = bracket_view.load_bracket(round_two)

@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from tests.tournament.bracket_factories import finish_table, played_first_round, stage_game, stage_tables
 from tests.tournament.organizer_factories import PASSWORD, make_user
+from tests.tournament.participation_factories import played_live_except
 from tournament.models import Event, Player, Round, TiebreakDraw
 
 pytestmark = pytest.mark.django_db
@@ -98,6 +99,7 @@ def test_tiebreak_hand_through_the_bracket_page(client, played):
     tables = stage_tables(round_two, 1)
     for number in (2, 3, 4):
         finish_table(stage_game(round_two, 1, number), tables[number - 1], organizer)
+    played_live_except(stage_game(round_two, 1, 1), set())  # all four took part at the live table
     game_status.change_game_status(stage_game(round_two, 1, 1), "finish", organizer, reason="time")
     url = reverse("admin:tournament_event_bracket", args=[event.pk, round_two.pk])
     page = client.get(url).content.decode()

@@ -60,7 +60,9 @@ def test_the_limit_passing_mid_hand_lets_the_hand_finish_then_the_highest_total_
     totals = seat_totals([game.pk])[game.pk]
     best = max(totals.values())
     assert game.status == Game.Status.FINISHED and not engine.Game.from_dict(finished.state).over
-    assert game.winner_id == next(seat for seat, total in totals.items() if total == best)
+    leaders = [seat for seat, total in totals.items() if total == best]
+    # The deal is random: two seats can finish level, and a tie has no winner.
+    assert game.winner_id == (leaders[0] if len(leaders) == 1 else None), totals
     entry = AuditEntry.objects.get(action="game.time_limit")
     assert "time limit" in entry.reason
     round_.refresh_from_db()

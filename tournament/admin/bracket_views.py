@@ -1,5 +1,5 @@
 """Organizer pages of a bracket round: "Plan next round" (options → preview → confirm) and the bracket's
-own page (start stages, record a tiebreak hand, replace a withdrawn player).
+own page (start stages, record a tiebreak hand, decide a table's open places, replace a withdrawn player).
 
 Thin, like the other custom admin pages: ``scoping`` decides who may see what, the bracket service does
 the work, its ``BracketError`` messages are shown as they are. Registered under the event admin's URLs
@@ -23,6 +23,7 @@ from tournament.services import (
     bracket_stages,
     bracket_view,
     next_round,
+    open_places,
     participation,
     replacements,
     stage_results,
@@ -240,6 +241,14 @@ def _bracket_action(request, round_: Round) -> None:
         order = sorted(places, key=lambda p: places[p])
         result = tiebreaks.record_tiebreak_hand(round_, stage_number, table_number, order, request.user)
         messages.success(request, "Tiebreak hand recorded.")
+        _report(request, result)
+    elif "open_place" in post:
+        stage_number, _, table_number = post["open_place"].partition(":")
+        choice = post.get("sent_on", "")
+        result = open_places.decide_open_place(round_, _int(stage_number), _int(table_number),
+                                               None if choice == "bye" else _int(choice),
+                                               post.get("reason", ""), request.user)
+        messages.success(request, "Decision recorded.")
         _report(request, result)
     elif "replace" in post:
         player = Player.objects.filter(event=round_.event, pk=_int(post["replace"])).first()

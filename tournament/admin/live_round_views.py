@@ -46,7 +46,7 @@ def live_round(model_admin, request, round_id):
     context = _context(model_admin, request, round_.event, f"Live: round {round_.number} of {round_.event}",
                        round=round_, live=round_live(round_), can_change=can_change,
                        reserves=reserves(round_) if can_change else [],
-                       announcement=announcements.latest(round_.event_id),
+                       announcement=announcements.running(round_.event_id),
                        ws_path=f"/ws/organizer/rounds/{round_.pk}/",
                        overview_url=reverse("admin:tournament_round_overview", args=[round_.pk]))
     context["opts"] = Round._meta
@@ -61,9 +61,7 @@ def _act(request, round_: Round) -> str:
         game = scoped_object(request, Game, target, "table__round__event", related=["table"])
         if game.table.round_id != round_.pk:
             raise rounds.RoundError("That game is not in this round.")
-        reason = post.get(f"reason_{game.pk}", "")
-        game_status.change_game_status(game, kind, request.user, reason=reason)
-        return f"Table {game.table.number}: {kind} done."
+        return game_status.organizer_game_action(game, kind, request.user, post.get(f"reason_{game.pk}", ""))
     if kind == "replace":
         # Seats are changed only through this service (the round's change permission is checked above).
         seat = scoped_object(request, Seat, target, "table__round__event", action="view",
@@ -95,10 +93,29 @@ def _act(request, round_: Round) -> str:
         at = timezone.now() + timedelta(minutes=int(raw))
         set_time_limit(round_, at, request.user)
         return f"Time limit set: {raw} minute(s) from now ({timezone.localtime(at):%H:%M})."
-    if kind == "announce":
-        announcements.announce(round_.event, post.get("text", ""), request.user)
-        return "Announcement sent to every page and table of the event."
+    if kind in ("announce", "end_announcement"):
+        return _announcement_action(request, round_.event, kind, target)
     raise rounds.RoundError("Unknown action.")
+
+
+def _announcement_action(request, event, kind: str, target: str) -> str:
+    """Post an announcement (`announce`: the text, and the minutes it shows for, if given) or end one
+    (`end_announcement`, its id in `target`); raises AnnouncementError with what is wrong."""
+    if kind == "end_announcement":
+        made = Announcement.objects.filter(pk=int(target), event=event).first() if target.isdigit() else None
+        if made is None:
+            raise announcements.AnnouncementError("That announcement is not one of this event's.")
+        announcements.end(made, request.user)
+        return "Announcement ended: every page and table of the event has dropped it."
+    raw = request.POST.get("announce_minutes", "").strip()
+    if raw and not (raw.isdigit() and 1 <= int(raw) <= MAX_LIMIT_MINUTES):
+        raise announcements.AnnouncementError(
+            f"An announcement shows for a whole number of minutes from 1 to {MAX_LIMIT_MINUTES} (empty: until "
+            "you end it).")
+    ends_at = timezone.now() + timedelta(minutes=int(raw)) if raw else None
+    announcements.announce(event, request.POST.get("text", ""), request.user, ends_at=ends_at)
+    until = f" until {timezone.localtime(ends_at):%H:%M}" if ends_at else ""
+    return f"Announcement sent to every page and table of the event{until}."
 
 
 def event_live(model_admin, request, event_id):
@@ -113,17 +130,26 @@ def event_live(model_admin, request, event_id):
 
 
 def announce(model_admin, request, event_id):
-    """The event's announcements: write one (pushed at once), see the ones made."""
+    """The event's announcements: write one (pushed at once, for a time or until ended), end one, see the
+    ones made with who posted and who ended them."""
     event = event_for_organizer(request, event_id, action="view")
     if request.method == "POST":
         event = event_for_organizer(request, event_id, action="change")
+        kind, _, target = (request.POST.get("action") or "announce").partition(":")
         try:
-            announcements.announce(event, request.POST.get("text", ""), request.user)
+            if kind not in ("announce", "end_announcement"):
+                raise announcements.AnnouncementError("Unknown action.")
+            note = _announcement_action(request, event, kind, target)
         except announcements.AnnouncementError as error:
             messages.error(request, str(error))
         else:
-            messages.success(request, "Announcement sent to every page and table of the event.")
+            messages.success(request, note)
         return redirect(request.path)
-    context = _context(model_admin, request, event, f"Announcements of {event}",
-                       made=Announcement.objects.filter(event=event).select_related("author")[:20])
+    made = list(Announcement.objects.filter(event=event).select_related("author", "ended_by")[:20])
+    now, latest_pk = timezone.now(), made[0].pk if made else None
+    for one in made:
+        one.shown_state = one.state(latest_pk, now)
+    context = _context(model_admin, request, event, f"Announcements of {event}", made=made,
+                       can_change=request.user.has_perm("tournament.change_event"),
+                       max_minutes=MAX_LIMIT_MINUTES)
     return TemplateResponse(request, "admin/tournament/announce.html", context)

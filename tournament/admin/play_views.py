@@ -10,7 +10,7 @@ from django.urls import reverse
 from tournament.admin.forms import HandResultForm
 from tournament.admin.scoping import scoped_object
 from tournament.models import Game, Hand, HandScore, Round
-from tournament.services import game_status, results, rounds
+from tournament.services import game_status, participation, results, rounds
 
 
 def round_overview(model_admin, request, round_id):
@@ -23,12 +23,12 @@ def round_overview(model_admin, request, round_id):
                 rounds.start_round(round_, request.user)
                 messages.success(request, f"Round {round_.number} started.")
             elif "game_action" in request.POST:
-                game = scoped_object(request, Game, request.POST.get("game"), "table__round__event")
+                game = scoped_object(request, Game, request.POST.get("game"), "table__round__event",
+                                     related=["table"])
                 if game.table.round_id != round_.pk:
                     raise rounds.RoundError("That game is not in this round.")
-                game_status.change_game_status(game, request.POST["game_action"], request.user,
-                                               reason=request.POST.get("reason", ""))
-                messages.success(request, f"{game}: {request.POST['game_action']} done.")
+                messages.success(request, game_status.organizer_game_action(
+                    game, request.POST["game_action"], request.user, request.POST.get("reason", "")))
         except rounds.RoundError as error:
             messages.error(request, str(error))
         return redirect(request.path)
@@ -57,14 +57,16 @@ def record_hand(model_admin, request, game_id):
             for seat_id, left in HandScore.objects.filter(hand=hand).values_list("seat_id", "points_left"):
                 initial[f"points_{seat_id}"] = left
     played_live = results.played_live_now(game)
-    form = HandResultForm(request.POST or None, seats=seats, initial=initial, played_live=played_live)
+    form = HandResultForm(request.POST or None, seats=seats, initial=initial, played_live=played_live,
+                          live_attendance=participation.live_attendance(game.table_id))
     if request.method == "POST" and form.is_valid():
         try:
             if form.cleaned_data.get("pause_live") and results.played_live_now(game):
                 game_status.change_game_status(game, "pause", request.user, reason="to record a hand by hand")
                 played_live = False
             outcome = results.record_hand(game, form.cleaned_data["number"], form.cleaned_data["winner"],
-                                          form.points_left(), request.user, form.cleaned_data["reason"])
+                                          form.points_left(), request.user, form.cleaned_data["reason"],
+                                          did_not_play=form.did_not_play(), played_reasons=form.played_reasons())
         except (results.ResultError, rounds.RoundError) as error:
             form.add_error(None, str(error))
         else:

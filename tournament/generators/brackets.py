@@ -19,7 +19,7 @@ Two error types, as in Tabbycat's draw generators: ``BracketError`` for the orga
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from tournament.generators.seating import SeatingError, table_sizes
@@ -225,6 +225,21 @@ def propose_field(played: int, min_size: int, max_size: int) -> FieldProposal:
 class StageSeating:
     tables: list[list]
     byes: list
+
+
+def short_stage(stage: StagePlan, players: int, min_size: int, game_format: str = STANDARD) -> StagePlan:
+    """``stage`` for ``players`` fewer than planned (places the stage before left empty by the organizer's
+    decision, a bye): the same tables and byes, the missing seats spread as the snake seats them (each table
+    the planned size or one less). Refused when a format needs full tables or a table would be too small."""
+    rest, count = players - stage.byes, stage.tables
+    if game_format in FOUR_ONLY or game_format in GROUPS_OF_8:
+        raise BracketError(f"{GAME_FORMATS[game_format]} needs full tables: stage {stage.number} cannot play with "
+                           f"{players} of its {stage.field} players. Send a no-show on instead of the bye.")
+    sizes = tuple(rest // count + (1 if i < rest % count else 0) for i in range(count)) if rest > 0 else (0,)
+    if min(sizes) < max(2, min_size):
+        raise BracketError(f"Stage {stage.number} with {players} of its {stage.field} players would seat a table of "
+                           f"{min(sizes)}. Send a no-show on instead of the bye.")
+    return replace(stage, field=players, table_sizes=sizes)
 
 
 def seat_stage(seeds: Sequence[PlayerId], stage: StagePlan, game_format: str = STANDARD) -> StageSeating:

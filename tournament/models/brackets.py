@@ -83,3 +83,25 @@ class TiebreakDraw(models.Model):
 
     def __str__(self) -> str:
         return f"Tiebreak ({self.get_method_display()}) in {self.round}, stage {self.stage}"
+
+
+class OpenPlaceDecision(models.Model):
+    """At a bracket table where fewer players took part than places go on, what the organizer decided for one
+    open place: a no-show of that table sent on (``player``), or the place left empty (a bye, ``player`` null)."""
+
+    round = models.ForeignKey("tournament.Round", on_delete=models.CASCADE, related_name="open_place_decisions")
+    stage = models.PositiveSmallIntegerField()
+    table_number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey("tournament.Player", null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="+", help_text="The no-show sent on; empty: the place is a bye.")
+    reason = models.CharField(max_length=200)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "stage", "table_number", "pk"]
+        constraints = [models.UniqueConstraint(fields=["round", "stage", "table_number", "player"],
+                                               name="one_open_place_decision_per_player")]
+
+    def __str__(self) -> str:
+        return f"Open place at table {self.table_number} of {self.round}, stage {self.stage}"

@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from tournament.generators.brackets import seat_stage
+from tournament import signals
+from tournament.generators.brackets import BracketError, StagePlan, seat_stage, short_stage
 from tournament.generators.cuts import next_stage_seeds
-from tournament.models import Game, Round, TiebreakDraw
+from tournament.models import BracketStage, Event, Game, Round, TiebreakDraw
 from tournament.page_notices import notify_scores_changed
 from tournament.services import audit, bracket_corrections, rotations
 from tournament.services.bracket_stages import build_stage, remove_unstarted, sizes_for, stage_plan
@@ -65,15 +66,11 @@ def advance_bracket(round_: Round) -> AdvanceResult:
             seeds = None
             if advancers is not None:
                 seeds = next_stage_seeds(stage_state.stage.bye_players, advancers, state.seeds)
-                if len(seeds) != following.stage.planned_field:
-                    outcome.waiting.append(
-                        f"Stage {following.stage.number} needs {following.stage.planned_field} players but only "
-                        f"{len(seeds)} can go on (withdrawals): the organizer must replan it.")
-                    seeds = None
             desired = None
             if seeds is not None:
-                sizes = sizes_for(following.stage, round_.event)
-                desired = seat_stage(seeds, stage_plan(following.stage, sizes), following.stage.game_format)
+                plan = _plan_for(round_, following.stage, len(seeds),
+                                 sum(t.places_left_empty for t in stage_state.tables), outcome)
+                desired = seat_stage(seeds, plan, following.stage.game_format) if plan else None
             current = [[s.seat.player_id for s in t.seats] for t in following.tables]
             if desired is not None and current == desired.tables and following.stage.bye_players == desired.byes:
                 continue
@@ -84,6 +81,7 @@ def advance_bracket(round_: Round) -> AdvanceResult:
                 build_stage(round_, following.stage, stage_plan(following.stage, tuple(map(len, desired.tables))),
                              desired)
                 outcome.built.append(following.stage.number)
+                signals.field_changed.send(sender=Event, round_=round_, stage=following.stage.number)
                 break  # later stages are rebuilt by the next call once this one is played
             break
         if created:
@@ -96,6 +94,25 @@ def advance_bracket(round_: Round) -> AdvanceResult:
                                              "order": d.order} for d in created]})
         _settle_round_status(round_, outcome.champion is not None)
     return outcome
+
+
+def _plan_for(round_: Round, stage: BracketStage, players: int, left_empty: int,
+              outcome: AdvanceResult) -> StagePlan | None:
+    """The plan to seat ``players`` in ``stage``: as planned, or short by the places the stage before left
+    empty (the organizer's byes, ``services.open_places``); None (with why in ``outcome``) when neither."""
+    missing = stage.planned_field - players
+    if missing and missing != left_empty:
+        outcome.waiting.append(f"Stage {stage.number} needs {stage.planned_field} players but only {players} can "
+                               "go on (withdrawals): the organizer must replan it.")
+        return None
+    plan = stage_plan(stage, sizes_for(stage, round_.event))
+    if not missing:
+        return plan
+    try:
+        return short_stage(plan, players, 2 if stage.is_final else round_.event.min_table_size, stage.game_format)
+    except BracketError as error:
+        outcome.waiting.append(str(error))
+        return None
 
 
 def _follow_started(round_: Round, state: BracketState, index: int, advancers, outcome: AdvanceResult) -> None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from games.models import LiveMove
 from tournament.models import BracketStage, HandScore, Player, Round, Seat
-from tournament.services import audit
+from tournament.services import audit, live_tables
 
 ACTIVE = (Player.Status.REGISTERED, Player.Status.CHECKED_IN)
 
@@ -132,6 +132,7 @@ def reseat(round_: Round, found: Disagreement, players: dict[int, Player], actor
         if held is not None:
             table, seat_state = held
             Seat.objects.filter(pk=seat_state.seat.pk).update(player_id=new)
+            live_tables.holders_changed(seats=[seat_state.seat.pk])
             seat_state.seat.player_id = new
             Seat.player.field.set_cached_value(seat_state.seat, players.get(new))
             seat_state.seed = None

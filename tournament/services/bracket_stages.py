@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from tournament import signals
 from tournament.generators.brackets import (
     BracketError,
     StagePlan,
@@ -90,6 +91,7 @@ def start_stage(round_: Round, number: int, actor) -> int:
             audit.record(round_.event, actor, "bracket.stage_start", f"Round {round_.number}, stage {number}",
                          changes={"games_started": started})
             open_live_tables(round_)
+            signals.stage_started.send(sender=Event, round_=round_, number=number)
         BracketStage.objects.filter(pk=stage.pk).update(started_at=timezone.now())
     notify_scores_changed(round_.event)
     return started

@@ -16,13 +16,14 @@ from tournament.models import (
     BracketStage,
     Game,
     HandScore,
+    OpenPlaceDecision,
     Player,
     Round,
     Seat,
     Table,
     TiebreakDraw,
 )
-from tournament.services import rotations
+from tournament.services import participation, rotations
 
 ACTIVE = (Player.Status.REGISTERED, Player.Status.CHECKED_IN)  # players still in the event
 
@@ -38,6 +39,7 @@ class SeatState:
     eliminated_at: int | None = None
     advanced: bool = False
     active: bool = True
+    took_part: bool = False  # the player made moves of their own here, or the organizer says they played
 
 
 @dataclass
@@ -50,6 +52,10 @@ class TableState:
     finished: bool = False
     tie: Tie | None = None
     waiting_for_tiebreak: bool = False
+    waiting_for_decision: bool = False
+    open_places: int = 0
+    places_left_empty: int = 0  # of them, left empty by the organizer (a bye): the next stage is that short  # places that go on but fewer took part: the organizer decides (``open_places``)
+    decisions: list[OpenPlaceDecision] = field(default_factory=list)
     schedule: list[rotations.BlockLine] | None = None  # a partner rotation's blocks, with how far they are
 
     @property
@@ -88,10 +94,11 @@ class BracketState:
     draws: dict[tuple, TiebreakDraw]
     players: dict[int, Player]
     champion: Player | None = None
+    decisions: dict[tuple[int, int], list[OpenPlaceDecision]] = field(default_factory=dict)
 
 
 def load_bracket(round_: Round) -> BracketState:
-    """Everything the bracket page and ``advance_bracket`` need, in seven queries whatever its size (eight
+    """Everything the bracket page and ``advance_bracket`` need, in nine queries whatever its size (ten
     when a seat or a bye belongs to a player outside the entries, which the service's data never has).
 
     The page of a big event rebuilds this every few seconds while scores change, so it makes as few model
@@ -110,6 +117,10 @@ def load_bracket(round_: Round) -> BracketState:
         "hand__game_id", "hand__number").values_list(
         "seat_id", "hand__game_id", "hand__number", "hand__winner_id", "points_won", "points_left")
     draws = {(d.stage, d.table_number, d.players_key): d for d in TiebreakDraw.objects.filter(round=round_)}
+    decisions: dict[tuple[int, int], list[OpenPlaceDecision]] = defaultdict(list)
+    for decision in OpenPlaceDecision.objects.filter(round=round_):
+        decisions[(decision.stage, decision.table_number)].append(decision)
+    took_part = participation.seats_who_took_part(round_)
     missing = ({s.player_id for s in seats if s.player_id} | {pid for s in stages for pid in s.bye_players}) - set(players)
     if missing:  # only when a seat or bye player is not among the entries (not with the service's data)
         players.update(Player.objects.in_bulk(missing))
@@ -126,7 +137,8 @@ def load_bracket(round_: Round) -> BracketState:
         seat_states = []
         for seat in seats_by_table[table.pk]:
             player = players.get(seat.player_id) if seat.player_id else None
-            state = SeatState(seat, seeds.get(seat.player_id), active=player is not None and player.status in ACTIVE)
+            state = SeatState(seat, seeds.get(seat.player_id), active=player is not None and player.status in ACTIVE,
+                              took_part=seat.pk in took_part)
             states[seat.pk] = state
             seat_states.append(state)
         games = games_by_table[table.pk]
@@ -139,7 +151,8 @@ def load_bracket(round_: Round) -> BracketState:
             finished = rotations.table_finished(games, len(seat_states))
             schedule = rotations.schedule_lines([s.seat for s in seat_states], games)
         table_states[table.pk] = TableState(table, games[-1] if games else None, seat_states, games,
-                                            finished=finished, schedule=schedule)
+                                            finished=finished, schedule=schedule,
+                                            decisions=decisions.get((table.stage, table.number), []))
     targets = {g.pk: g.target_score for games in games_by_table.values() for g in games}
     running: dict[tuple[int, int], int] = defaultdict(int)
     hands_seen: dict[int, set] = defaultdict(set)
@@ -171,11 +184,14 @@ def load_bracket(round_: Round) -> BracketState:
     for stage in stages:
         stage_states.append(StageState(stage, by_stage.get(stage.number, []),
                                        [players[p] for p in stage.bye_players if p in players]))
-    return BracketState(round_, stage_states, seeds, entries, draws, players)
+    return BracketState(round_, stage_states, seeds, entries, draws, players, decisions=dict(decisions))
 
 
 def table_results(table: TableState) -> list[TableResult]:
-    """Ranking input for a finished table; players who withdrew since cannot go on (the next one does)."""
+    """Ranking input for a finished table; players who withdrew since cannot go on (the next one does).
+    Each result says whether the player took part at this table: ``rank_table`` puts them above its
+    no-shows whatever the points."""
     return [TableResult(s.seat.player_id, points_won=s.total, games_won=s.games_won, hands_won=s.hands_won,
-                        points_left=s.points_left, eliminated_at=s.eliminated_at, seed=s.seed or 10**6)
+                        points_left=s.points_left, eliminated_at=s.eliminated_at, seed=s.seed or 10**6,
+                        took_part=s.took_part)
             for s in table.seats if s.seat.player_id and s.active]

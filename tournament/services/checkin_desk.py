@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import BooleanField, Count, Exists, ExpressionWrapper, OuterRef, Q, QuerySet
+from django.db.models import BooleanField, Count, Exists, ExpressionWrapper, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from tournament.models import Event, Player, Seat
+from tournament.models import Event, Player, Round, Seat
 from tournament.services import audit
 
 SEARCH_LIMIT = 25
@@ -25,7 +25,8 @@ class DeskCounts:
     checked_in: int
     not_checked_in: int  # registered, not (yet) here
     claims_pending: int
-    seated: int  # active players with a seat in round one
+    seated: int  # active players with a seat in the current round (its current stage, for a bracket)
+    seated_in: str  # that round, named: "round 2", "round 3, stage 2"
 
 
 @dataclass(frozen=True)
@@ -34,18 +35,46 @@ class SearchResult:
     more: bool  # more players match than are shown
 
 
-def _seated_in_round_one() -> Exists:
-    return Exists(Seat.objects.filter(player=OuterRef("pk"), table__round__number=1))
+@dataclass(frozen=True)
+class CurrentSeating:
+    """Where players are seated now: the event's latest round, and for a bracket its latest stage drawn
+    (None before any round: round one is next)."""
+
+    round_id: int | None
+    number: int
+    stage: int | None
+
+    @property
+    def label(self) -> str:
+        return f"round {self.number}" + (f", stage {self.stage}" if self.stage is not None else "")
+
+
+def current_seating(event: Event) -> CurrentSeating:
+    """The event's current round (and stage), in one query."""
+    round_ = (Round.objects.filter(event=event).order_by("-number").annotate(last_stage=Max("tables__stage"))
+              .values("pk", "number", "kind", "last_stage").first())
+    if round_ is None:
+        return CurrentSeating(None, 1, None)
+    stage = round_["last_stage"] if round_["kind"] == Round.Kind.BRACKET and round_["last_stage"] else None
+    return CurrentSeating(round_["pk"], round_["number"], stage)
+
+
+def _seated_now(seating: CurrentSeating) -> Exists:
+    seats = Seat.objects.filter(player=OuterRef("pk"), table__round_id=seating.round_id)
+    if seating.stage is not None:
+        seats = seats.filter(table__stage=seating.stage)
+    return Exists(seats)
 
 
 def desk_counts(event: Event) -> DeskCounts:
-    """The desk's counts, in one query."""
+    """The desk's counts, in two queries (the current round, then the counts)."""
+    seating = current_seating(event)
     row = Player.objects.filter(event=event, status__in=Player.ACTIVE_STATUSES).aggregate(
         registered=Count("pk"), checked_in=Count("pk", filter=Q(status=Player.Status.CHECKED_IN)),
-        claims=Count("pk", filter=Q(claim=Player.Claim.PENDING)), seated=Count("pk", filter=_seated_in_round_one()))
+        claims=Count("pk", filter=Q(claim=Player.Claim.PENDING)), seated=Count("pk", filter=_seated_now(seating)))
     return DeskCounts(registered=row["registered"], checked_in=row["checked_in"],
                       not_checked_in=row["registered"] - row["checked_in"], claims_pending=row["claims"],
-                      seated=row["seated"])
+                      seated=row["seated"], seated_in=seating.label)
 
 
 SHOW = {
@@ -55,9 +84,10 @@ SHOW = {
 
 def search(event: Event, query: str = "", show: str = "all", limit: int = SEARCH_LIMIT) -> SearchResult:
     """Players of the event whose display name, roll number or username contains ``query`` (any case),
-    an exact roll number first; ``show`` narrows them (see ``SHOW``). One query."""
+    an exact roll number first; ``show`` narrows them (see ``SHOW``); each says whether it has a seat in the
+    current round (``seated``). Two queries (the current round, then the players)."""
     players: QuerySet[Player] = Player.objects.filter(event=event).select_related("user").annotate(
-        seated=_seated_in_round_one())
+        seated=_seated_now(current_seating(event)))
     query = " ".join((query or "").replace("\x00", "").split())[:80]
     if query:
         players = players.filter(Q(display_name__icontains=query) | Q(roll_number__icontains=query)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from tournament import signals
 from tournament.models import Event
 from tournament.services import audit
 
@@ -43,6 +44,8 @@ def set_checkin(event: Event, actor, is_open: bool) -> Event:
         event.save(update_fields=["checkin_open"])
         audit.record(event, actor, "event.open_checkin" if is_open else "event.close_checkin", f"Event {event}",
                      changes={"checkin_open": [not is_open, is_open]})
+        if is_open:
+            signals.checkin_opened.send(sender=Event, event=event)
     return event
 
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from tournament.models import Event, Player
 from tournament.services import audit, eligibility
-from tournament.services.display_names import display_name_taken, normalized, taken_message
+from tournament.services.display_names import display_name_problem, display_name_taken, normalized
 from tournament.services.players import PlayerActionError, required_reason
 from tournament.services.registration import find_eligibility_entry
 
@@ -118,8 +118,8 @@ def reassign_roll_number(
         if to_player is None:
             entry = find_eligibility_entry(event, roll_number)
             name = normalized(display_name) or (entry.name[:80] if entry else "") or to_user.get_username()
-            if display_name_taken(event, name):
-                raise PlayerActionError(taken_message(event, name) + " Give the display name to use.")
+            if problem := display_name_problem(event, name):
+                raise PlayerActionError(problem + " Give the display name to use.")
             to_player = Player.objects.create(event=event, user=to_user, display_name=name[:80],
                                               roll_number=roll_number, claim=Player.Claim.CONFIRMED)
             changes["registered"] = True
@@ -165,8 +165,8 @@ def add_walk_in(
             holder = Player.objects.filter(event=event, roll_number__iexact=roll_number).first()
             if holder is not None:
                 raise PlayerActionError(f"Roll number {roll_number} is held by {holder}; free or reassign it.")
-        if display_name_taken(event, display_name):
-            raise PlayerActionError(taken_message(event, display_name))
+        if problem := display_name_problem(event, display_name):
+            raise PlayerActionError(problem)
         player = Player.objects.create(
             event=event, user=user, display_name=display_name, roll_number=roll_number,
             claim=Player.Claim.CONFIRMED if roll_number else Player.Claim.NONE,

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
+from tournament import signals
 from tournament.generators.brackets import (
     FOUR_ONLY,
     GAME_FORMATS,
@@ -25,7 +26,7 @@ from tournament.generators.brackets import (
 from tournament.generators.cuts import Tie, cut, draw_order, new_draw_seed
 from tournament.models import BracketEntry, BracketStage, Event, Game, Player, Round, Seat, TiebreakDraw
 from tournament.rules import unplayable_sizes
-from tournament.services import audit, participation
+from tournament.services import added_back, audit, participation
 from tournament.services.bracket_stages import build_stage
 from tournament.services.bracket_view import ACTIVE
 from tournament.services.format_rules import rules_for_format
@@ -140,8 +141,8 @@ def plan_next_round(event: Event, options: NextRoundOptions) -> NextRoundPlan:
     standings = compute_standings(event, round=previous)
     played_count = sum(row.participation == participation.PLAYED for row in standings)
     no_show_ids = {row.player_id for row in standings if row.participation == participation.NO_SHOW}
-    problems = participation.added_back_problems(standings, options.added_back, previous.number)
-    rows = participation.with_added_back(standings, options.added_back)
+    problems = added_back.added_back_problems(standings, options.added_back, previous.number)
+    rows = added_back.with_added_back(standings, options.added_back)
     played = {row.player_id for row in rows if row.participation == participation.PLAYED}
     table_of = dict(Seat.objects.filter(table__round=previous, player__isnull=False)
                     .values_list("player_id", "table__number"))
@@ -290,6 +291,7 @@ def create_bracket_round(event: Event, options: NextRoundOptions, expected_field
             for tie, table_number in plan.ties if tie.order is not None
         ])
         build_stage(round_, stages[0], plan.bracket.stages[0], plan.stage_one)
+        signals.field_changed.send(sender=Event, round_=round_, stage=1)
         audit.record(event, actor, "bracket.create", f"Round {round_.number}: bracket of {len(plan.field_ids)}",
                      changes={"options": {**options.__dict__}, "field": plan.field_ids,
                               "stages": plan.bracket.describe(), "replaced_round": replaced,

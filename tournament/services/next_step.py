@@ -3,7 +3,10 @@
 `next_step(event, user)` reads the student's registration and their newest seat and says what comes next
 in one line with one button. "My event" shows it at the top (and refreshes it live, see
 `tournament.my_event_socket`), and the home page shows it for each event a logged-in student can act in.
-Read only: a few fixed queries, whatever the size of the event.
+Read only: a few fixed queries, whatever the size of the event. Once a player's games can end their event
+(their bracket table decided, the event over), the step says so with their place: the event's places
+(``tournament.services.final_places``) as cached for its newest scores version, shared by every
+student's page.
 """
 
 from __future__ import annotations
@@ -14,6 +17,10 @@ from django.db.models import Q
 from django.urls import reverse
 
 from tournament.models import BracketEntry, BracketStage, Event, Game, Player, Round, Seat
+from tournament.scores_version import current_version
+from tournament.services import final_places
+from tournament.standings import StandingRow
+from tournament.standings_cache import standings
 
 # Kinds, in the order an event goes through them.
 REGISTER = "register"  # registration is open and the user is not registered
@@ -28,6 +35,7 @@ OUT = "out"  # a later round or stage is under way without the player
 WITHDRAWN = "withdrawn"  # withdrew or was disqualified
 WATCH = "watch"  # not registered, registration closed
 FINISHED = "finished"  # the event is over
+WON = "won"  # the player is the bracket's champion
 
 
 @dataclass(frozen=True)
@@ -53,8 +61,7 @@ def next_step(event: Event, user, player: Player | None = None) -> NextStep:
     if player is None and getattr(user, "is_authenticated", False):
         player = Player.objects.filter(event=event, user=user).first()
     if event.status == Event.Status.FINISHED:
-        return NextStep(FINISHED, f"{event.name} is over.", "The final standings are on the leaderboard.",
-                        reverse("leaderboard", args=[event.slug]), "See the leaderboard")
+        return _event_over(event, player)
     if player is None:
         if event.registration_is_open():
             return NextStep(REGISTER, f"Registration for {event.name} is open.", "",
@@ -73,14 +80,55 @@ def next_step(event: Event, user, player: Player | None = None) -> NextStep:
     return _at_table(event, player, seat)
 
 
+def _place(event: Event, player: Player) -> tuple[StandingRow | None, int]:
+    """The player's row in the event's places (None: not listed) and how many are listed."""
+    rows = standings(event, current_version(event))
+    return next((row for row in rows if row.player_id == player.pk), None), len(rows)
+
+
+def _results(event: Event, kind: str, title: str, detail: str) -> NextStep:
+    return NextStep(kind, title, detail, reverse("results", args=[event.slug]), "See the results")
+
+
+def _won(event: Event) -> NextStep:
+    return _results(event, WON, f"You won {event.name}! 🏆", "You are the champion: congratulations.")
+
+
+def _event_over(event: Event, player: Player | None) -> NextStep:
+    row, listed = _place(event, player) if player is not None else (None, 0)
+    if row is not None and row.bracket == final_places.CHAMPION:
+        return _won(event)
+    if row is not None:
+        return _results(event, FINISHED, f"{event.name} is over: you placed {row.place_label} of {listed}.",
+                        "Thank you for playing: every place is on the results page.")
+    return _results(event, FINISHED, f"{event.name} is over.", "The final places are on the results page.")
+
+
+def _bracket_ending(event: Event, player: Player, table_stage: int, is_final: bool) -> NextStep | None:
+    """The step of a player whose bracket table is decided: they won, or they are out with their place
+    so far; None while they are still in (through, or waiting for their table's tiebreak)."""
+    row, listed = _place(event, player)
+    if row is None or row.bracket not in (final_places.CHAMPION, final_places.OUT):
+        return None
+    if row.bracket == final_places.CHAMPION:
+        return _won(event)
+    if is_final:
+        return _results(event, OUT, f"The final is over: you placed {row.place_label} of {listed}.",
+                        "Well played: every place is on the results page.")
+    return _results(event, OUT, f"You are out at stage {table_stage}: your place so far is {row.place_label} "
+                    f"of {listed}.", "Thank you for playing: the places are final once the bracket ends.")
+
+
 def _without_table(event: Event, player: Player, seat: Seat | None, newest: Round | None) -> NextStep:
     """No seat in the event's newest round: check in, wait for the seating, or watch it without them."""
     me = reverse("my_event", args=[event.slug])
     if newest is not None and newest.tables.exists():
         if newest.kind == Round.Kind.BRACKET and not BracketEntry.objects.filter(round=newest,
                                                                                   player=player).exists():
+            row, listed = _place(event, player)
+            so_far = f"Your place so far: {row.place_label} of {listed}. " if row is not None else ""
             return _watch(event, f"You are not in round {newest.number}'s bracket.",
-                          "Thank you for playing: follow the tables and the leaderboard.", kind=OUT)
+                          f"{so_far}Thank you for playing: follow the tables and the leaderboard.", kind=OUT)
         if newest.kind == Round.Kind.TABLES:
             return _watch(event, f"You have no table in round {newest.number}.",
                           "Ask an organizer at the desk if you should have one.", kind=OUT)
@@ -120,6 +168,11 @@ def _at_table(event: Event, player: Player, seat: Seat) -> NextStep:
         title = f"You are through: {where}." if through else f"Your table for {where}."
         return NextStep(SEATED, title, f"{place}. It opens here when the organizer starts it.", table_url,
                         "See my table")
+    if round_.kind == Round.Kind.BRACKET:
+        final = BracketStage.objects.filter(round=round_, number=table.stage, is_final=True).exists()
+        ending = _bracket_ending(event, player, table.stage, final)
+        if ending is not None:
+            return ending
     later = _later_stage_without(round_, table.stage, player) if round_.kind == Round.Kind.BRACKET else None
     if later is not None:
         return _watch(event, f"You did not go on to stage {later}.",

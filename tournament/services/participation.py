@@ -5,11 +5,16 @@ A player took part only
 - through a move they made themselves at a table of the round: a ``games.models.LiveMove`` whose actor is
   "player", at the game seat of one of the player's seats; or
 - through a hand an organizer recorded by hand (``Hand.source`` "manual") with a score row for one of the
-  player's seats.
+  player's seats, at a seat where the live table never had the turn timer or the takeover bot play for
+  them (a table played on paper) and the organizer did not say "did not play" (``Seat.organizer_says``); or
+- because the organizer said, with a reason (audited, ``services.seat_attendance``), that they played.
 
 Hands the turn timer or the takeover bot played for an absent student do not count, however many of them
-were scored: a seated player with neither is a **no-show**. A registrant never seated in the scope is
-**not seated**.
+were scored, nor does a hand recorded by hand at such a seat: a seated player with none of the above is a
+**no-show**. A registrant never seated in the scope is **not seated**.
+
+This holds per seat (``took_part_seats``): a bracket ranks each table's players who took part there above
+its no-shows (``services.bracket_view.table_results``).
 
 A live move's ``seat`` is a *game* seat. A partner rotation's game plays some of the table's seats in the
 order of ``Game.seat_order`` (game seat ``i`` is table seat ``seat_order[i]``); any other game plays every
@@ -29,24 +34,26 @@ whole round's set in one query. ``bench/participation.py`` prints what it costs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from django.db.models import BooleanField, ExpressionWrapper, F, Func, IntegerField, Q, QuerySet
 from django.db.models.functions import Coalesce, Lower
 
 from games.models import LiveMove
-from tournament.models import Hand, Player, Round, Seat, Table
+from tournament.models import Attendance, Hand, Player, Round, Seat, Table
 from tournament.page_notices import notify_event_scores_changed
-from tournament.standings import StandingRow, rank_standings
 
 PLAYED = "played"
 NO_SHOW = "no_show"
 NOT_SEATED = "not_seated"
 # A leaderboard ranks everyone who played, then the no-shows, then those never seated, and marks the
-# last two (tournament.standings.PARTICIPATION_ORDER and PARTICIPATION_LABELS).
+# last two (PARTICIPATION_ORDER and PARTICIPATION_LABELS; the standings rank by them).
+PARTICIPATION_ORDER = {PLAYED: 0, NO_SHOW: 1, NOT_SEATED: 2}
+PARTICIPATION_LABELS = {PLAYED: "", NO_SHOW: "no-show", NOT_SEATED: "not seated"}
 
-__all__ = ["PLAYED", "NO_SHOW", "NOT_SEATED", "took_part", "seated", "players_who_took_part", "as_flag",
-           "participation_of", "added_back_problems", "with_added_back", "NoShow", "RoundParticipation", "round_participation"]
+__all__ = ["PLAYED", "NO_SHOW", "NOT_SEATED", "took_part", "took_part_seats", "seats_who_took_part",
+           "live_attendance", "seated", "players_who_took_part", "as_flag", "participation_of", "NoShow",
+           "RoundParticipation", "round_participation"]
 
 
 class _ArrayItem(Func):
@@ -68,21 +75,47 @@ def _seat_scope(event_id=None, round_=None) -> Q:
     return Q(table__round=round_) if round_ is not None else Q(table__round__event_id=event_id)
 
 
-def _own_move_players(scope: Q) -> QuerySet:
-    """Player ids of the seats in ``scope`` where the player made a move of their own: a plain join of the
-    seats with their tables' games' players' moves (a game seat mapped to its table seat), so the database
-    reads the round's own moves once instead of once per player."""
+STAND_INS = (LiveMove.Actor.TIMER, LiveMove.Actor.BOT)
+
+
+def _moved_seats(scope: Q, actors) -> QuerySet:
+    """Seats in ``scope`` with a move by one of ``actors`` at their tables' games: a plain join of the seats
+    with their tables' games' moves (a game seat mapped to its table seat), so the database reads the
+    round's moves once instead of once per player."""
     moves = "table__games__live__moves__"
     game_seat = F(f"{moves}seat")
     table_seat = Coalesce(_ArrayItem(F("table__games__seat_order"), game_seat), game_seat, output_field=IntegerField())
-    return (Seat.objects.filter(scope, player__isnull=False, **{f"{moves}actor": LiveMove.Actor.PLAYER})
-            .annotate(played_seat=table_seat).filter(played_seat=F("number")).values("player_id"))
+    return (Seat.objects.filter(scope, player__isnull=False, **{f"{moves}actor__in": actors})
+            .annotate(played_seat=table_seat).filter(played_seat=F("number")))
 
 
-def _manual_hand_players(scope: Q) -> QuerySet:
-    """Player ids of the seats in ``scope`` with a score row in a hand an organizer recorded by hand."""
-    return (Seat.objects.filter(scope, player__isnull=False, hand_scores__hand__source=Hand.Source.MANUAL)
-            .values("player_id"))
+def took_part_seats(scope: Q) -> QuerySet:
+    """Ids of the player seats in ``scope`` (a ``Seat`` filter) whose player took part there (the module's
+    rule): one subquery per kind of evidence, each run once for all seats."""
+    own = _moved_seats(scope, [LiveMove.Actor.PLAYER]).values("pk")
+    stood_in = _moved_seats(scope, STAND_INS).values("pk")
+    on_paper = (Seat.objects.filter(scope, hand_scores__hand__source=Hand.Source.MANUAL)
+                .exclude(pk__in=stood_in).exclude(organizer_says=Attendance.DID_NOT_PLAY).values("pk"))
+    return (Seat.objects.filter(scope, player__isnull=False)
+            .filter(Q(pk__in=own) | Q(pk__in=on_paper) | Q(organizer_says=Attendance.PLAYED)).values("pk"))
+
+
+def seats_who_took_part(round_: Round) -> set[int]:
+    """The ids of ``round_``'s seats whose player took part at that seat (one query)."""
+    return set(Seat.objects.filter(pk__in=took_part_seats(Q(table__round=round_))).values_list("pk", flat=True))
+
+
+LIVE_PLAYED, LIVE_STOOD_IN, LIVE_NONE = "played", "stood_in", ""
+
+
+def live_attendance(table_id: int) -> dict[int, str]:
+    """What the live table says of each player seat: ``LIVE_PLAYED`` (own moves), ``LIVE_STOOD_IN`` (only the
+    turn timer or the takeover bot played for it), ``LIVE_NONE`` (nothing played there live). Two queries."""
+    scope = Q(table_id=table_id)
+    own = set(_moved_seats(scope, [LiveMove.Actor.PLAYER]).values_list("pk", flat=True))
+    stood_in = set(_moved_seats(scope, STAND_INS).values_list("pk", flat=True))
+    seats = Seat.objects.filter(scope, player__isnull=False).values_list("pk", flat=True)
+    return {pk: LIVE_PLAYED if pk in own else LIVE_STOOD_IN if pk in stood_in else LIVE_NONE for pk in seats}
 
 
 def seated(event_id: int | None = None, round_: Round | None = None) -> Q:
@@ -91,11 +124,11 @@ def seated(event_id: int | None = None, round_: Round | None = None) -> Q:
 
 
 def took_part(event_id: int | None = None, round_: Round | None = None) -> Q:
-    """For a ``Player`` query: the player took part in the round (or in any round of the event), by their
-    own moves or a hand recorded by hand (see the module's docstring). Each half is one subquery the
-    database runs once for all players (``IN``), never once per player."""
+    """For a ``Player`` query: the player took part in the round (or in any round of the event), at one of
+    their seats there (see the module's docstring). One subquery the database runs once for all players
+    (``IN``), never once per player."""
     scope = _seat_scope(event_id, round_)
-    return Q(pk__in=_own_move_players(scope)) | Q(pk__in=_manual_hand_players(scope))
+    return Q(pk__in=Seat.objects.filter(pk__in=took_part_seats(scope)).values("player_id"))
 
 
 def as_flag(condition: Q) -> ExpressionWrapper:
@@ -114,34 +147,6 @@ def participation_of(took: bool, was_seated: bool) -> str:
     if took:
         return PLAYED
     return NO_SHOW if was_seated else NOT_SEATED
-
-
-def added_back_problems(rows: list[StandingRow], added_back: dict[int, str], round_number: int) -> list[str]:
-    """What is wrong with the no-shows the organizer adds back to the round after round ``round_number``
-    (``rows``: its standings): each needs a reason (it goes to the audit log), and only a no-show of that
-    round still in the event can be added back."""
-    by_id = {row.player_id: row for row in rows}
-    problems = []
-    for pid, reason in sorted(added_back.items()):
-        row = by_id.get(pid)
-        if row is None or row.participation != NO_SHOW:
-            name = row.display_name if row else f"Player #{pid}"
-            problems.append(f"{name} is not a no-show of round {round_number}: only no-shows are added back.")
-        elif row.status not in Player.ACTIVE_STATUSES:
-            problems.append(f"{row.display_name} is {row.status.replace('_', ' ')}: they cannot be added back.")
-        elif not reason.strip():
-            problems.append(f"Give a reason for adding {row.display_name} back (it is written to the audit log).")
-    return problems
-
-
-def with_added_back(rows: list[StandingRow], added_back: dict[int, str]) -> list[StandingRow]:
-    """A round's standings with the no-shows added back counted as having played: they compete for a place
-    in the next round by their points, like everyone who played."""
-    if not added_back:
-        return rows
-    return rank_standings([replace(row, participation=PLAYED)
-                           if row.player_id in added_back and row.participation == NO_SHOW else row
-                           for row in rows])
 
 
 @dataclass(frozen=True)

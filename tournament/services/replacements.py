@@ -9,7 +9,7 @@ from tournament.generators.brackets import BracketError
 from tournament.generators.cuts import Tie, cut, draw_order, new_draw_seed
 from tournament.models import BracketEntry, BracketStage, Player, Round, Seat, TiebreakDraw
 from tournament.page_notices import notify_scores_changed
-from tournament.services import audit, participation
+from tournament.services import audit, live_tables, participation
 from tournament.services.advancing import advance_bracket
 from tournament.services.bracket_view import ACTIVE, BracketState, load_bracket
 from tournament.services.next_round import standing_groups
@@ -55,6 +55,7 @@ def replace_player(round_: Round, player: Player, actor, reason: str) -> Player 
         replacement = _next_ranked(round_, state, actor)
         if table is not None:
             Seat.objects.filter(pk=seat.seat.pk).update(player=replacement)
+            live_tables.holders_changed(seats=[seat.seat.pk])
         else:
             stage = stage_state.stage
             stage.bye_players = [replacement.pk if p == player.pk else p for p in stage.bye_players]

@@ -14,7 +14,7 @@ from tournament.page_notices import notify_scores_changed
 from tournament.services import audit
 from tournament.services.advancing import AdvanceResult, advance_bracket
 from tournament.services.bracket_view import load_bracket
-from tournament.services.stage_results import HAND, stage_advancers
+from tournament.services.stage_results import HAND, settled_table
 
 
 def record_tiebreak_hand(round_: Round, stage_number: int, table_number: int | None, order: list[int],
@@ -22,12 +22,7 @@ def record_tiebreak_hand(round_: Round, stage_number: int, table_number: int | N
     """Record the order a tiebreak hand decided between tied players; the bracket then advances."""
     with transaction.atomic():
         round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
-        state = load_bracket(round_)
-        stage_state = next((s for s in state.stages if s.stage.number == stage_number), None)
-        table = next((t for t in (stage_state.tables if stage_state else []) if t.table.number == table_number), None)
-        if table is None:
-            raise BracketError(f"There is no table {table_number} in stage {stage_number}.")
-        stage_advancers(state, stage_state)
+        table = settled_table(load_bracket(round_), stage_number, table_number)
         tie = table.tie
         if tie is None or not table.waiting_for_tiebreak:
             raise BracketError("That table has no tie waiting for a tiebreak hand.")

@@ -13,7 +13,7 @@ page, with every stage's status in a list above it and a search by player name (
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from django.http import Http404, HttpResponse
 from django.urls import reverse
@@ -24,7 +24,8 @@ from tournament.public_pages import cached_page, event_and_version, public_page,
 from tournament.scores_version import note_size
 from tournament.services.bracket_view import BracketState, load_bracket
 from tournament.services.stage_results import stage_advancers
-from tournament.standings_cache import memo
+from tournament.standings_cache import memo, standings
+from tournament.views.results import podium
 
 POLL_SECONDS = 5
 WHOLE_DIAGRAM_TABLES = 64
@@ -42,6 +43,7 @@ class Diagram:
     state: BracketState
     champion: object
     columns: list[dict]
+    podium: list = field(default_factory=list)  # the event's first places once the champion is known
 
 
 def _diagram(round_: Round) -> Diagram:
@@ -132,14 +134,20 @@ def _shown(diagram: Diagram, view: View) -> dict:
     shown = {**column, "tables": column["tables"][first:first + TABLES_PER_PAGE], "placeholders": range(0),
              "waiting_tables": column["stage"].planned_tables if not column["tables"] else 0}
     links = sorted({1, pages, *range(max(1, view.page - 3), min(pages, view.page + 3) + 1)})
-    return {"diagram": Diagram(diagram.state, diagram.champion, [shown]),
+    return {"diagram": replace(diagram, columns=[shown]),
             "paging": {"view": view, "stages": diagram.columns, "page": view.page, "pages": pages,
                        "links": links, "first": first + 1, "last": first + len(shown["tables"]),
                        "count": len(column["tables"])}}
 
 
 def _diagram_for(version, round_: Round) -> Diagram:
-    return memo(("bracket-diagram", version, round_.pk), lambda: _diagram(round_))
+    def build() -> Diagram:
+        diagram = _diagram(round_)
+        if diagram.champion is not None:
+            diagram.podium = podium(standings(round_.event, version))
+        return diagram
+
+    return memo(("bracket-diagram", version, round_.pk), build)
 
 
 def _respond(request, version, round_: Round, kind: str, template: str, context) -> HttpResponse:

@@ -78,6 +78,7 @@ def leaderboard(request, slug: str, number: int | None = None):
         if selected is None:
             raise Http404("No such round.")
     rows = standings(event, version, selected)
+    bracket_round = next((r for r in reversed(rounds) if r.kind == Round.Kind.BRACKET), None)
     pages = pages_for(len(rows))
     page = parse_page(raw_page, pages)
     live = selected is None
@@ -88,12 +89,12 @@ def leaderboard(request, slug: str, number: int | None = None):
         {"event": event, "rows": rows[(page - 1) * PAGE_SIZE:page * PAGE_SIZE], "tiebreaks": TIEBREAK_ORDER,
          "live": live, "page": page, "pages": pages, "page_links": page_links(page, pages), "base": base,
          "total": len(rows), "first": (page - 1) * PAGE_SIZE + 1, "last": min(page * PAGE_SIZE, len(rows)),
-         "player_url": player_url, "player_base": player_url[:-2]}))
+         "player_url": player_url, "player_base": player_url[:-2], "bracket_round": bracket_round}))
     me_url = reverse("me_json") + f"?event={event.slug}&position=1" + (f"&round={number}" if selected else "")
     context = {
         "event": event, "rounds": rounds, "selected_round": selected, "table_html": table_html, "live": live,
         "tiebreaks": TIEBREAK_ORDER, "query": query, "page": page, "pages": pages, "base": base,
-        "total": len(rows), "me_url": me_url,
+        "total": len(rows), "me_url": me_url, "bracket_round": bracket_round,
     }
     if query or not canonical:  # nothing kept for these: a query string cannot fill the cache
         if query:

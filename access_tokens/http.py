@@ -2,7 +2,8 @@
 
 No session and no CSRF token: a token is sent on purpose by its holder, a browser never adds it on its
 own, so a cross-site request cannot use it. A missing, malformed, unknown or revoked token gets 401
-with a JSON error that says which. Browsers' session and CSRF rules are untouched elsewhere.
+with a JSON error that says which; a token without the view's scope gets 403. Browsers' session and
+CSRF rules are untouched elsewhere.
 """
 
 from __future__ import annotations
@@ -31,9 +32,13 @@ def bearer_secret(header: str) -> str | None:
     return secret
 
 
-def token_required(view):
-    """Run `view` with `request.user` the token's user and `request.access_token` the token."""
+def token_required(scope: str):
+    """Run the view with `request.user` the token's user and `request.access_token` the token, if the
+    token carries `scope` (`access_tokens.models.SCOPES`)."""
+    return functools.partial(_token_view, scope=scope)
 
+
+def _token_view(view, scope: str):
     @csrf_exempt
     @functools.wraps(view)
     def wrapped(request, *args, **kwargs):
@@ -46,6 +51,9 @@ def token_required(view):
         token = authenticate(secret)
         if token is None:
             return unauthorized("unknown or revoked access token: make a new one on /account/tokens/")
+        if not token.allows(scope):
+            return JsonResponse({"error": f"this access token lacks the scope '{scope}': make one that has it "
+                                          "on /account/tokens/"}, status=403, headers={"Cache-Control": "no-store"})
         request.user = token.user
         request.access_token = token
         return view(request, *args, **kwargs)

@@ -26,7 +26,7 @@ def tokens(request):
     if not form.is_valid():
         return _page(request, form, status=400)
     try:
-        made = create_token(request.user, form.cleaned_data["name"])
+        made = create_token(request.user, form.cleaned_data["name"], form.cleaned_data["scopes"])
     except TokenError as error:
         form.add_error("name", str(error))
         return _page(request, form, status=400)

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from config.asgi import application
 from games.services.lifecycle import start_practice_game
-from tests.games.factories import ORIGIN, session_cookie
+from tests.games.factories import HOST, ORIGIN, session_cookie
 from tests.tournament.organizer_factories import make_event, make_organizer_of, make_players, make_user
 from tournament.models import Game, Hand, Player, Round
 from tournament.services import rounds
@@ -64,6 +64,7 @@ PUBLIC = [
     ("event", lambda w: reverse("event_detail", args=[w["event"].slug])),
     ("leaderboard", lambda w: reverse("leaderboard", args=[w["event"].slug])),
     ("round leaderboard", lambda w: reverse("round_leaderboard", args=[w["event"].slug, 1])),
+    ("results", lambda w: reverse("results", args=[w["event"].slug])),
     ("table", lambda w: reverse("table_detail", args=[w["event"].slug, w["game"].table_id])),
     ("player", lambda w: reverse("player_detail", args=[w["event"].slug, Player.objects.filter(event=w["event"])[0].pk])),
     ("watch live", lambda w: reverse("watch", args=[w["event"].slug])),
@@ -91,7 +92,8 @@ def test_a_practice_game_is_its_owners_only(world, role):
     assert client.get(reverse("games:verify"), {"game": practice.pk}).status_code == expected, role
 
 
-STUDENT_PAGES = [("register", "get"), ("my_event", "get"), ("check_in", "post"), ("withdraw", "post")]
+STUDENT_PAGES = [("register", "get"), ("my_event", "get"), ("check_in", "post"), ("withdraw", "post"),
+                 ("my_certificate", "get")]
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -133,6 +135,7 @@ def admin_urls(w):
         "record hand": reverse("admin:tournament_game_record_hand", args=[game.pk]),
         "game change": reverse("admin:tournament_game_change", args=[game.pk]),
         "standings": reverse("admin:tournament_event_standings_csv", args=[w["event"].pk]),
+        "certificates": reverse("admin:tournament_event_certificates", args=[w["event"].pk]),
         "players": reverse("admin:tournament_player_changelist"),
         "walk in": reverse("admin:tournament_player_walk_in"),
         "control room": reverse("admin:tournament_event_control_room", args=[w["event"].pk]),
@@ -168,7 +171,7 @@ def test_outsiders_admin_actions_change_nothing(world, role):
     game, round_ = world["game"], world["round"]
     a, b = game.table.seats.order_by("number")
     urls = admin_urls(world)
-    client.post(urls["round overview"], {"game": game.pk, "game_action": "pause"})
+    client.post(urls["round overview"], {"game": game.pk, "game_action": "pause", "reason": "x"})
     client.post(urls["record hand"], {"number": 1, "winner": a.pk, f"points_{a.pk}": 0, f"points_{b.pk}": 9,
                                       "reason": "x"})
     client.post(reverse("admin:tournament_player_changelist"),
@@ -196,7 +199,7 @@ def test_outsiders_admin_actions_change_nothing(world, role):
 
 
 async def _socket(path, user):
-    headers = [ORIGIN]
+    headers = [ORIGIN, HOST]
     if user is not None:
         headers.append((b"cookie", await database_sync_to_async(session_cookie)(user)))
     return WebsocketCommunicator(application, path, headers=headers)

@@ -7,7 +7,7 @@ from config.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
-ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
+ORIGIN = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
 
 
 async def test_websocket_connects_and_answers():
@@ -26,6 +26,38 @@ async def test_websocket_from_foreign_origin_is_refused():
     communicator = WebsocketCommunicator(application, "/ws/health/", headers=[(b"origin", b"http://evil.example")])
     connected, _ = await communicator.connect()
     assert not connected
+
+
+async def connects(headers, scheme="ws") -> bool:
+    communicator = WebsocketCommunicator(application, "/ws/health/", headers=headers)
+    communicator.scope["scheme"] = scheme
+    connected, _ = await communicator.connect()
+    await communicator.disconnect()
+    return connected
+
+
+@pytest.mark.parametrize("origin", [
+    "http://127.0.0.1:1",  # another port of the same host
+    "https://127.0.0.1:8000",  # another scheme
+    "http://127.0.0.1",  # port 80
+    "http://localhost:8000",  # another allowed host than the one the socket reached
+    "null", "http://127.0.0.1:8000/page", "http://127.0.0.1:99999", "",
+])
+async def test_an_origin_other_than_the_sites_own_is_refused(origin):
+    assert await connects([(b"origin", origin.encode()), (b"host", b"127.0.0.1:8000")]) is False
+
+
+async def test_the_same_origin_connects_also_behind_tls_and_on_default_ports(settings):
+    assert await connects([(b"origin", b"http://localhost"), (b"host", b"localhost:80")])
+    # behind a TLS proxy uvicorn (--proxy-headers) gives the socket the scheme wss
+    settings.ALLOWED_HOSTS = ["ocho.example.org"]
+    assert await connects([(b"origin", b"https://ocho.example.org"), (b"host", b"ocho.example.org")], scheme="wss")
+    assert not await connects([(b"origin", b"http://ocho.example.org"), (b"host", b"ocho.example.org")], scheme="wss")
+    # a host outside ALLOWED_HOSTS is refused even when Origin and Host agree
+    assert not await connects([(b"origin", b"http://evil.example"), (b"host", b"evil.example")])
+    # a trusted origin (CSRF_TRUSTED_ORIGINS) is accepted as for forms
+    settings.CSRF_TRUSTED_ORIGINS = ["https://play.example.org"]
+    assert await connects([(b"origin", b"https://play.example.org"), (b"host", b"ocho.example.org")], scheme="wss")
 
 
 async def test_websocket_sees_the_logged_in_user(client, django_user_model):

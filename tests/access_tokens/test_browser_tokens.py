@@ -1,5 +1,7 @@
 """In a real headless Chromium (phone-sized) against the live ASGI server: a student makes an access token
-on the account page, copies it once, the API takes it; starts a practice game for their bot; revokes it."""
+on the account page (both scopes offered and ticked), copies it once, the API takes it; starts a practice
+game for their bot, and is told on the page when a second one is past the cap; revokes the token, which
+closes the bot's open socket."""
 
 import json
 import os
@@ -15,9 +17,15 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games.models import LiveGame
+from tests.live_websockets import close_code, next_message, open_socket
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def live_asgi_settings(live_asgi_settings):
+    return {**live_asgi_settings, "LIVE_PRACTICE_MAX_RUNNING": 1}
 
 
 @pytest.fixture
@@ -44,6 +52,7 @@ def test_student_makes_a_token_seats_their_bot_and_revokes_the_token(live_asgi, 
     page.context.add_cookies([cookie])
     page.goto(live_asgi.url + "/account/tokens/")
     page.get_by_label("Token name").fill("Greedy bot")
+    assert page.get_by_label("Read my tables").is_checked() and page.get_by_label("Play at my tables").is_checked()
     page.get_by_role("button", name="Make a token").click()
     secret = page.locator("#new-token-value").inner_text().strip()
     assert secret.startswith("uno_")
@@ -70,9 +79,17 @@ def test_student_makes_a_token_seats_their_bot_and_revokes_the_token(live_asgi, 
         bot.terminate()
         bot.wait(timeout=10)
 
+    page.goto(live_asgi.url + "/play/practice/")  # a second game while the first runs: past this site's cap
+    page.get_by_role("button", name="Start a practice game").click()
+    page.get_by_text("You have 1 practice game running (at most 1 at once)").wait_for()
+    assert LiveGame.objects.filter(owner=user).count() == 1
+
     page.goto(live_asgi.url + "/account/tokens/")
     assert secret not in page.content()  # shown once only
+    bot_socket = open_socket(live_asgi, live.ws_path, token=secret)
+    next_message(bot_socket, "state")
     page.get_by_role("button", name="Revoke").click()
     page.get_by_text("is revoked").wait_for()
+    assert close_code(bot_socket, 5) == 4401  # its open socket is closed too
     status, body = my_tables(live_asgi.url, secret)
     assert status == 401 and "revoked" in body["error"]

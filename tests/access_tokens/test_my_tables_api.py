@@ -63,8 +63,10 @@ def test_the_tables_of_the_token_user_only():
     assert tournament["kind"] == "tournament" and tournament["seat"] == 1 and tournament["status"] == "running"
     assert tournament["rules"] == "uno-official" and tournament["event"] == game.table.round.event.slug
     assert tournament["ws_path"] == f"/ws/games/{game.live.pk}/" and tournament["bot_seat"] is False
+    assert (tournament["round"], tournament["stage"], tournament["table"]) == (1, None, 1)
     assert mine == {"game": practice.pk, "kind": "practice", "title": practice.title, "seat": 0,
                     "status": "running", "rules": "uno-official", "bot_seat": True, "event": None,
+                    "round": None, "stage": None, "table": None,
                     "ws_path": f"/ws/games/{practice.pk}/", "url": f"/play/tables/{practice.pk}/"}
     assert Client().post(URL, HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 405  # no CSRF: a clear 405
 
@@ -74,3 +76,11 @@ def test_finished_tournament_games_are_not_listed():
     game.status = "finished"
     game.save()
     assert get(create_token(users[0], "bot").secret).json()["tables"] == []
+
+
+def test_a_token_that_may_not_read_tables_gets_403():
+    user = make_user("api9")
+    play_only = create_token(user, "player", ["tables:play"])
+    response = get(play_only.secret)
+    assert response.status_code == 403 and "tables:read" in response.json()["error"]
+    assert get(create_token(user, "reader", ["tables:read"]).secret).status_code == 200

@@ -57,9 +57,12 @@ def test_the_account_page_makes_a_token_shows_it_once_and_revokes_it():
     client = Client()
     assert client.get("/account/tokens/").status_code == 302  # log in first
     client.force_login(user)
-    page = client.post("/account/tokens/", {"name": "Ocho crusher"})
+    unscoped = client.post("/account/tokens/", {"name": "Ocho crusher"})
+    assert unscoped.status_code == 400 and "Choose what the token may do" in unscoped.content.decode()
+    page = client.post("/account/tokens/", {"name": "Ocho crusher", "scopes": ["tables:read", "tables:play"]})
     assert page.status_code == 200 and page["Cache-Control"] == "no-store"
     token = AccessToken.objects.get(user=user)
+    assert token.scope_list == ["tables:read", "tables:play"]
     secret = page.context["secret"]
     assert hashlib.sha256(secret.encode()).hexdigest() == token.token_hash
     assert secret in page.content.decode()
@@ -72,7 +75,31 @@ def test_the_account_page_makes_a_token_shows_it_once_and_revokes_it():
     assert token.revoked_at is not None and authenticate(secret) is None
     other = Client()
     other.force_login(make_user("tok6"))
+    reader = client.post("/account/tokens/", {"name": "watcher", "scopes": ["tables:read"]})
+    assert AccessToken.objects.get(name="watcher").scope_list == ["tables:read"]
+    assert "Read my tables" in reader.content.decode()
     mine = create_token(user, "second")
     response = other.post(f"/account/tokens/{mine.token.pk}/revoke/", follow=True)
     assert "no such token" in response.content.decode()
     assert authenticate(mine.secret) is not None
+
+
+def test_a_new_password_revokes_every_token_and_a_deactivation_only_suspends_them():
+    from django.contrib.auth.forms import SetPasswordForm
+
+    user = make_user("tok7")
+    first, second = create_token(user, "one"), create_token(user, "two")
+    user.last_login = user.date_joined
+    user.save(update_fields=["last_login"])  # a login: nothing to do with tokens
+    assert authenticate(first.secret) is not None
+    user.is_active = False
+    user.save()
+    assert authenticate(first.secret) is None  # while the account is inactive
+    user.is_active = True
+    user.save()
+    assert authenticate(first.secret) is not None
+    form = SetPasswordForm(user, {"new_password1": "a-brand-new-pass-9", "new_password2": "a-brand-new-pass-9"})
+    assert form.is_valid()
+    form.save()  # the reset-by-mail form
+    assert authenticate(first.secret) is None and authenticate(second.secret) is None
+    assert not AccessToken.objects.filter(user=user, revoked_at__isnull=True).exists()

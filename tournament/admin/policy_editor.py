@@ -59,6 +59,9 @@ def rows_of(policy) -> list[dict]:
 class PolicyEditor(forms.Widget):
     """Renders the rows; reads them back as a list of row dicts (the field turns them into the policy)."""
 
+    class Media:
+        css = {"all": ["css/policy_editor.css"]}  # its sizes: the Content-Security-Policy forbids style attributes
+
     def __init__(self, attrs=None):
         super().__init__(attrs)
         self.columns: dict[str, Counter] = column_values(None)
@@ -84,7 +87,7 @@ class PolicyEditor(forms.Widget):
         return format_html(
             '<div class="policy-editor" id="{name}-editor">'
             '<input type="hidden" name="{name}-rows" value="{count}">'
-            '<div style="overflow-x:auto"><table><thead><tr><th>Column</th><th>Condition</th><th>Values (comma-separated)</th>'
+            '<div class="policy-scroll"><table><thead><tr><th>Column</th><th>Condition</th><th>Values (comma-separated)</th>'
             "<th>From</th><th>To</th><th>Remove</th></tr></thead><tbody>{body}</tbody></table></div>"
             "{values}</div>",
             name=name, count=len(rows), body=body, values=self._values_on_list())
@@ -100,12 +103,12 @@ class PolicyEditor(forms.Widget):
         field = f"{name}-{index}"
         return format_html(
             '<tr class="policy-row">'
-            '<td><select name="{f}-column" style="width:auto" aria-label="Column of condition {n}">{columns}</select></td>'
-            '<td><select name="{f}-kind" style="width:auto" aria-label="Kind of condition {n}">{kinds}</select></td>'
-            '<td><input type="text" name="{f}-values" value="{values}" size="26" maxlength="4000" style="width:16em" '
+            '<td><select name="{f}-column" class="policy-select" aria-label="Column of condition {n}">{columns}</select></td>'
+            '<td><select name="{f}-kind" class="policy-select" aria-label="Kind of condition {n}">{kinds}</select></td>'
+            '<td><input type="text" name="{f}-values" value="{values}" size="26" maxlength="4000" class="policy-values-input" '
             'aria-label="Values of condition {n}" placeholder="e.g. UG"></td>'
-            '<td><input type="number" name="{f}-low" value="{low}" style="width:4.5em" aria-label="From (condition {n})"></td>'
-            '<td><input type="number" name="{f}-high" value="{high}" style="width:4.5em" aria-label="To (condition {n})"></td>'
+            '<td><input type="number" name="{f}-low" value="{low}" class="policy-number" aria-label="From (condition {n})"></td>'
+            '<td><input type="number" name="{f}-high" value="{high}" class="policy-number" aria-label="To (condition {n})"></td>'
             '<td><input type="checkbox" name="{f}-remove" value="1"{removed} aria-label="Remove condition {n}"></td>'
             "</tr>",
             f=field, n=index + 1, columns=column_options, kinds=kind_options, values=row.get("values", ""),
@@ -121,7 +124,7 @@ class PolicyEditor(forms.Widget):
              f" · and {len(counts) - VALUES_SHOWN} more" if len(counts) > VALUES_SHOWN else "")
             for name, counts in listed))
         return format_html('<div class="policy-values"><p>Values on the list (how many entries have each):</p>'
-                           '<ul style="margin-left:0;padding-left:1.5em">{}</ul></div>', items)
+                           '<ul>{}</ul></div>', items)
 
 
 class PolicyField(forms.Field):

@@ -12,20 +12,25 @@ import smtplib
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
-from django.core.cache import cache
 from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.encoding import force_bytes, force_str
-from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+from django.utils.http import (
+    url_has_allowed_host_and_scheme,
+    urlencode,
+    urlsafe_base64_decode,
+    urlsafe_base64_encode,
+)
 
 from tournament.models import VerifiedEmail
+from tournament.services import mail_pacing
 
 log = logging.getLogger(__name__)
 
-RESEND_SECONDS = 60  # one link a minute per account: "send it again" cannot flood anyone's mailbox
+RESEND_SECONDS = mail_pacing.INTERVAL_SECONDS  # one link a minute per account: "send it again" cannot flood anyone's mailbox
 
 
 class EmailVerificationError(ValueError):
@@ -55,14 +60,22 @@ def _verified_elsewhere(user) -> bool:
     return VerifiedEmail.objects.filter(email__iexact=user.email.strip()).exclude(user=user).exists()
 
 
-def verification_path(user) -> str:
-    """The path of the link that verifies ``user``'s current address."""
+def verification_path(user, next_path: str = "") -> str:
+    """The path of the link that verifies ``user``'s current address; with ``next_path`` (a path on this
+    site, such as the event's register page the student started from) the link leads there afterwards."""
     uid = urlsafe_base64_encode(force_bytes(user.pk))
-    return reverse("verify_email_confirm", args=[uid, tokens.make_token(user)])
+    path = reverse("verify_email_confirm", args=[uid, tokens.make_token(user)])
+    return f"{path}?{urlencode({'next': next_path})}" if local_path(next_path) else path
 
 
-def send_link(user, site_url: str) -> None:
-    """Mail ``user`` a link verifying their address; ``site_url`` is the site's address (no trailing /).
+def local_path(path: str) -> bool:
+    """``path`` is a path on this site ("/events/x/register/"), never another site's address."""
+    return path.startswith("/") and url_has_allowed_host_and_scheme(path, allowed_hosts=set())
+
+
+def send_link(user, site_url: str, next_path: str = "") -> None:
+    """Mail ``user`` a link verifying their address; ``site_url`` is the site's address (no trailing /);
+    ``next_path``: where the link leads once the address is verified (see ``verification_path``).
 
     Raises ``EmailVerificationError`` when there is nothing to verify or the mail cannot be sent.
     """
@@ -72,13 +85,12 @@ def send_link(user, site_url: str) -> None:
         raise EmailVerificationError(f"{user.email} is already verified.")
     if _verified_elsewhere(user):
         raise EmailVerificationError(f"{user.email} is already verified by another account.")
-    sent_key = f"email-verification-sent:{user.pk}:{user.date_joined.timestamp()}"
-    if RESEND_SECONDS and not cache.add(sent_key, True, timeout=RESEND_SECONDS):
+    if not mail_pacing.may_send("email-verification", user, RESEND_SECONDS):
         raise EmailVerificationError(
             "A link was sent less than a minute ago: look for it (also in the spam folder), "
             "or send it again in a minute."
         )
-    context = {"user": user, "link": site_url.rstrip("/") + verification_path(user)}
+    context = {"user": user, "link": site_url.rstrip("/") + verification_path(user, next_path)}
     subject = render_to_string("registration/verify_email_subject.txt", context).strip()
     body = render_to_string("registration/verify_email_email.txt", context)
     try:

@@ -16,10 +16,11 @@ def site_url(request) -> str:
     return request.build_absolute_uri("/").rstrip("/")
 
 
-def send_link_or_say_why(request, user) -> bool:
-    """Mail the link; on failure show the reason as a message. True when the mail went out."""
+def send_link_or_say_why(request, user, next_path: str = "") -> bool:
+    """Mail the link (leading to `next_path` once verified); on failure show the reason as a message.
+    True when the mail went out."""
     try:
-        email_verification.send_link(user, site_url(request))
+        email_verification.send_link(user, site_url(request), next_path)
     except EmailVerificationError as error:
         messages.error(request, str(error))
         return False
@@ -39,8 +40,14 @@ def account_email(request):
 
 @require_GET
 def verify_email_confirm(request, uidb64: str, token: str):
+    """Verify the link's address; then back to where the student started (the link's `next`, such as the
+    event's register page) with the news as a message, or a page that says so."""
     try:
         user = email_verification.verify(uidb64, token)
     except EmailVerificationError as error:
         return render(request, "registration/verify_email_done.html", {"error": str(error)}, status=400)
+    next_path = request.GET.get("next", "")
+    if email_verification.local_path(next_path):
+        messages.success(request, f"Thank you: {user.email} is verified.")
+        return redirect(next_path)
     return render(request, "registration/verify_email_done.html", {"verified_user": user})

@@ -18,6 +18,9 @@ from games.models import LiveGame
 from games.services import deadlines, snapshots
 from games.services.lifecycle import start_practice_game
 from games.services.seats import seat_holders
+from tests.games.factories import make_tournament_game
+from tournament.models import Player, Seat
+from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -68,12 +71,18 @@ def rig_practice(user, preset: str, hands: list[list[str]], turn_up: list[str], 
                  dealer: int | None = None, **fields) -> LiveGame:
     """A practice game of `user` (seat 0) against bots whose first hand is dealt from an explicit deck:
     `hands[s]` are seat s's cards; the seat after the dealer (default: the last seat) plays first."""
-    seats = len(hands)
-    live = start_practice_game(user, preset, seats - 1, "heuristic", seed=5, turn_seconds=0)
+    live = start_practice_game(user, preset, len(hands) - 1, "heuristic", seed=5, turn_seconds=0)
     for name, value in fields.items():
         setattr(live, name, value)
+    return deal_from_deck(live, hands, turn_up, draws, dealer)
+
+
+def deal_from_deck(live: LiveGame, hands: list[list[str]], turn_up: list[str], draws: list[str] = (),
+                   dealer: int | None = None) -> LiveGame:
+    """Deal `live`'s first hand from an explicit deck (see `rig_practice`), and save it."""
+    seats = len(hands)
     game = engine.Game.from_dict(live.state)
-    rules = game.rules.with_overrides(hand_size=max(len(h) for h in hands))
+    rules = game.rules.with_overrides(hand_size=max(len(h) for h in hands), max_players=seats)
     deck = engine.arrange_deck(rules, seats, hands, turn_up, list(draws))
     dealer = seats - 1 if dealer is None else dealer
     game.hand = engine.new_hand(rules, seats, deck=deck, dealer=dealer)
@@ -95,7 +104,7 @@ def open_table(page, live_asgi, live, cookie):
 
 
 def wait_my_turn(page, timeout=20_000):
-    page.wait_for_function("document.documentElement.dataset.myTurn === '1' && !document.body.classList.contains('busy')",
+    page.wait_for_function("() => document.documentElement.dataset.myTurn === '1' && !document.body.classList.contains('busy')",
                            timeout=timeout)
 
 
@@ -143,7 +152,7 @@ def test_your_own_seat_is_in_view_at_three_four_and_ten_players(live_asgi, table
         snap(page, f"seats-{live.seat_count}")
         assert in_viewport(me), f"own seat at {me} is not within the 390 px screen ({live.seat_count} players)"
         assert uncovered(page, "#seats .seat.me")
-        assert "(you)" in page.locator("#seats .seat.me").inner_text()
+        assert page.locator("#seats .seat.me .tag-you").inner_text() == "you"
         if live.seat_count <= 4:  # every seat's card count is in view without scrolling sideways
             # read in one go: a change arriving meanwhile redraws the strip, and a box read element by
             # element could belong to a strip already replaced
@@ -153,6 +162,58 @@ def test_your_own_seat_is_in_view_at_three_four_and_ten_players(live_asgi, table
         else:  # more scroll sideways under the own seat, which stays in view
             page.locator("#seats").evaluate("el => { el.scrollLeft = 0; }")
             assert in_viewport(box(page, "#seats .seat.me")) and uncovered(page, "#seats .seat.me")
+    assert errors == []
+
+
+@pytest.fixture
+def four_names_and_eleven_cards(live_asgi):
+    """A tournament table of four with full names, as students have them; the student at seat 0 holds
+    eleven cards and the seat before them plays first."""
+    game, users = make_tournament_game(4)
+    for seat, name in zip(Seat.objects.filter(table=game.table).order_by("number"),
+                          ["Arjun Walia", "Ravi Shankar", "Meera Iyer", "Neha Wadhwa"], strict=True):
+        Player.objects.filter(pk=seat.player_id).update(display_name=name)
+    live = live_game_for(game, seed=5)
+    mine = ["G1", "G2", "G3", "G4", "G5", "G6", "Y1", "Y2", "Y3", "Y4", "Y5"]
+    live = deal_from_deck(live, [mine, [], [], []], ["R5"], dealer=2)
+    client = Client()
+    client.force_login(users[0])
+    return live, {"name": settings.SESSION_COOKIE_NAME, "url": live_asgi.url,
+                  "value": client.cookies[settings.SESSION_COOKIE_NAME].value}
+
+
+def test_four_whole_names_and_a_hand_of_eleven_that_never_covers_the_piles(live_asgi, four_names_and_eleven_cards,
+                                                                         page):
+    """At 390 px every name at a table of four is readable whole (it wraps, never cut); a hand of eleven
+    lies in one row that scrolls inside the hand's bar: the bar never covers the piles, and the last card
+    is reached without scrolling the page."""
+    errors = watch_errors(page)
+    live, cookie = four_names_and_eleven_cards
+    open_table(page, live_asgi, live, cookie)
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 11")
+    snap(page, "four-names-eleven-cards")
+    names = page.eval_on_selector_all("#seats .seat", """seats => seats.map(seat => {
+        const name = seat.querySelector('.seat-name'), r = name.getBoundingClientRect(), s = seat.getBoundingClientRect();
+        return {text: name.textContent, cut: name.scrollWidth > name.clientWidth + 1 || name.scrollHeight > name.clientHeight + 1,
+                inside: r.left >= s.left - 0.5 && r.right <= s.right + 0.5 && r.bottom <= s.bottom + 0.5,
+                lines: Math.round(r.height / parseFloat(getComputedStyle(name).lineHeight))}; })""")
+    assert sorted(n["text"] for n in names) == ["Arjun Walia", "Meera Iyer", "Neha Wadhwa", "Ravi Shankar"]
+    assert all(not n["cut"] and n["inside"] and n["lines"] <= 2 for n in names), names
+    centre, hand_bar = box(page, "#centre"), box(page, "#my-area")
+    assert centre["y"] + centre["height"] <= hand_bar["y"] + 0.5, (centre, hand_bar)  # the felt is not covered
+    assert uncovered(page, "#discard .card") and uncovered(page, "#draw-pile")
+    assert in_viewport(box(page, "#hand"))
+    last = page.evaluate("""() => {
+        const hand = document.getElementById('hand');
+        hand.scrollLeft = hand.scrollWidth;  // the hand scrolls inside its bar, not the page
+        const cards = hand.querySelectorAll('.card'), card = cards[cards.length - 1], r = card.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return {x: r.x, y: r.y, width: r.width, height: r.height, hit: card.contains(hit), pageScroll: window.scrollY,
+                strip: cards[1].getBoundingClientRect().left - cards[0].getBoundingClientRect().left,
+                rows: new Set([...cards].map(c => Math.round(c.getBoundingClientRect().top))).size};
+    }""")
+    assert last["hit"] and last["pageScroll"] == 0 and in_viewport(last), last
+    assert last["rows"] == 1 and last["strip"] >= 44 - 0.5, last  # one row; each card keeps a strip to tap
     assert errors == []
 
 
@@ -198,7 +259,9 @@ def xray_hand(student):
 
 
 def play(page, code, colour=None):
-    page.locator(f'#hand .card.playable[data-card="{code}"]').first.click()
+    """Tap the card where it is. (Playwright's `click` first scrolls an element into view, and for a card
+    in the sticky hand bar that scrolls the page down to the bar's place in the flow: no finger does.)"""
+    page.locator(f'#hand .card.playable[data-card="{code}"]').first.dispatch_event("click")
     if colour:
         page.locator(f'#colour-options button[value="{colour}"]').click()
 
@@ -272,21 +335,21 @@ def test_a_player_back_from_away_loses_the_bot_tag(live_asgi, taken_over, page):
     live, cookie = taken_over
     # Opening the table is being back: the page says so and the bot stops.
     open_table(page, live_asgi, live, cookie)
-    page.wait_for_function("(() => { const s = window.ochoTable.model.game.seats[0];"
-                           " return s.takeover === false && s.connected === true; })()")
-    page.wait_for_function("!document.querySelector('#seats .seat.me .tag-away')")
+    page.wait_for_function("() => { const s = window.ochoTable.model.game.seats[0];"
+                           " return s.takeover === false && s.connected === true; }")
+    page.wait_for_function("() => !document.querySelector('#seats .seat.me .tag-away')")
     assert "bot" not in my_tags(page) and "away" not in my_tags(page)
     assert page.locator("#takeover-notice").is_hidden()
     live.refresh_from_db()
     assert live.bot_takeover[0] is False
 
     # Idle at the table: the clock runs out, a bot takes over, the page says so; "I'm back" ends it.
-    page.wait_for_function("window.ochoTable.model.game.seats[0].takeover === true", timeout=30_000)
+    page.wait_for_function("() => window.ochoTable.model.game.seats[0].takeover === true", timeout=30_000)
     page.wait_for_selector("#takeover-notice:not([hidden])")
     assert "bot plays (away)" in my_tags(page)
     snap(page, "taken-over")
     page.get_by_role("button", name="I’m back: let me play").click()
-    page.wait_for_function("window.ochoTable.model.game.seats[0].takeover === false")
+    page.wait_for_function("() => window.ochoTable.model.game.seats[0].takeover === false")
     assert "bot" not in my_tags(page) and "away" not in my_tags(page)
     assert page.locator("#takeover-notice").is_hidden()
     assert errors == []
@@ -318,14 +381,14 @@ def test_the_sound_prompt_unlocks_the_tone_for_the_first_turn(live_asgi, bot_fir
     assert page.evaluate("document.documentElement.dataset.myTurn") != "1"  # the bot is still thinking
     snap(page, "sound-prompt")
     prompt.click()
-    page.wait_for_function("window.ochoTable.sound.context === 'running'")
+    page.wait_for_function("() => window.ochoTable.sound.context === 'running'")
     assert prompt.is_hidden()
     # the tap may play a tone of its own once the browser has started the sound (how soon varies)
     tapped = page.evaluate("window.ochoTable.sound.beeps")
     assert tapped <= 1
     LiveGame.objects.filter(pk=live.pk).update(deadline=timezone.now())  # the bot may play now
     wait_my_turn(page, timeout=30_000)
-    page.wait_for_function(f"window.ochoTable.sound.beeps > {tapped}")  # and the first turn does too
+    page.wait_for_function(f"() => window.ochoTable.sound.beeps > {tapped}")  # and the first turn does too
     assert errors == []
 
 

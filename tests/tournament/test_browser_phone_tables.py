@@ -49,7 +49,7 @@ def test_the_leaderboard_fits_a_phone_with_every_column(live_server, page):
     assert sizes["box"] <= sizes["room"], sizes  # nor does the table scroll sideways inside its box
     headers = page.locator("#leaderboard thead th")
     assert headers.all_inner_texts() == ["#", "Player", "Points won", "Games won", "Hands won",
-                                         "Points left in hand"]
+                                         "Points left in hand", "Rating"]
     assert off_screen(page, "#leaderboard thead th") == []
     assert off_screen(page, "#leaderboard tbody td") == []  # every cell too, the long names included
     assert page.locator("#leaderboard tbody tr").count() == len(NAMES)

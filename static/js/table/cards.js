@@ -1,6 +1,6 @@
 // Cards drawn by the site: every card code of every preset (see games/engine/cards.py) becomes a small
 // DOM element with a colour, a colour-blind mark (a shape per UNO colour, the suit for playing cards)
-// in two corners, a readable centre, and an aria-label such as "Red 7" or "Wild Draw Four".
+// in two corners, a readable centre, and a name such as "Red 7" or "Wild Draw Four".
 
 export const COLOURS = {
   R: { name: "Red", mark: "▲" },
@@ -93,6 +93,16 @@ function span(className, text) {
   return el;
 }
 
+/**
+ * Names a card: a picture (role img) by its aria-label; a button by its text, a visually hidden span, so
+ * the name is the button's own content and holds what it shows (its glyphs are hidden from assistive
+ * technology): speech input users say "Red 7" to press it.
+ */
+function name(el, button, text) {
+  if (button) el.appendChild(span("visually-hidden card-name", text));
+  else el.setAttribute("aria-label", text);
+}
+
 function corner(info, where) {
   const el = span(`card-corner ${where}`);
   el.setAttribute("aria-hidden", "true");
@@ -104,7 +114,7 @@ function corner(info, where) {
 
 /**
  * A card element. Options: `button` (a focusable <button>), `playable`/`dimmed`, `size` ("sm"), `extra`
- * (appended to the aria-label, e.g. ", playable").
+ * (appended to its name, e.g. ", playable").
  */
 export function cardElement(code, { button = false, playable = false, dimmed = false, size = "", extra = "" } = {}) {
   const info = describeCard(code);
@@ -120,7 +130,7 @@ export function cardElement(code, { button = false, playable = false, dimmed = f
   if (playable) el.classList.add("playable");
   if (dimmed) el.classList.add("dimmed");
   el.dataset.card = code;
-  el.setAttribute("aria-label", info.name + extra);
+  name(el, button, info.name + extra);
   el.title = info.name;
   el.appendChild(corner(info, "tl"));
   const face = span("card-face");
@@ -154,7 +164,7 @@ export function cardBack({ button = false, label = "Draw pile", size = "" } = {}
   else el.setAttribute("role", "img");
   el.className = "card card-back";
   if (size) el.classList.add(`card-${size}`);
-  el.setAttribute("aria-label", label);
+  name(el, button, label);
   const face = span("card-face");
   face.setAttribute("aria-hidden", "true");
   face.appendChild(span("card-oval", "8"));

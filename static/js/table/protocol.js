@@ -30,16 +30,48 @@ function clockOffset(message) {
   return Number.isFinite(now) ? now - Date.now() : 0;
 }
 
+/**
+ * `held` with an update's changed `fields`: each replaces the field of its name, except an object for a
+ * field that holds a list, whose entries replace the list's items at those indexes.
+ */
+export function mergeFields(held, fields) {
+  const out = { ...held, ...fields };
+  for (const [key, value] of Object.entries(fields)) {
+    if (Array.isArray(held[key]) && value !== null && typeof value === "object" && !Array.isArray(value)) {
+      out[key] = held[key].slice();
+      for (const [index, item] of Object.entries(value)) out[key][Number(index)] = item;
+    }
+  }
+  return out;
+}
+
+/**
+ * What an `update` changes in the model: an update carries only what moved since the previous version
+ * (docs/protocol.md, "Updates are changes"): the view's and the game's fields that changed, merged into
+ * the ones held (`view: null`: no hand); `hand_seat` and `deadline` (with `now`) when they changed. The
+ * presence marked on the seats stays until a `presence` frame or new seats replace it.
+ */
+export function mergeUpdate(model, message) {
+  const out = { version: message.version };
+  if ("hand_seat" in message) out.handSeat = message.hand_seat;
+  if ("view" in message) out.view = message.view === null ? null : mergeFields(model.view || {}, message.view);
+  if ("game" in message) out.game = mergeFields(model.game || {}, message.game);
+  if ("deadline" in message) out.deadline = message.deadline;
+  if (message.now) out.clockOffset = clockOffset(message);
+  return out;
+}
+
 export class TableClient {
   /**
    * @param {object} hooks
    *   send(message) -> bool: sends over the socket
    *   onState(model, {events, full}): the model changed (full: a whole `state` replaced it)
    *   onError(error): an `error` message for a person
+   *   onNotice(notice): a message that only informs (`seat_shared`)
    *   onBusy(busy): a move is waiting for its answer
    */
-  constructor({ send, onState = () => {}, onError = () => {}, onBusy = () => {} }) {
-    Object.assign(this, { send, onState, onError, onBusy });
+  constructor({ send, onState = () => {}, onError = () => {}, onNotice = () => {}, onBusy = () => {} }) {
+    Object.assign(this, { send, onState, onError, onNotice, onBusy });
     this.model = null;
     this.version = null;
     this.pending = null; // {id, timer}
@@ -71,6 +103,8 @@ export class TableClient {
       case "announcement": // the organizer's, shown by static/js/announcements.js
         window.dispatchEvent(new CustomEvent("announcement", { detail: message }));
         return undefined;
+      case "seat_shared": // your bot already plays this seat through its token: said once, nothing to do
+        return this.onNotice(message);
       case "error":
         if (!this.pending || !message.id || message.id === this.pending.id) this.settle();
         if (message.code === "stale") this.syncRequested = true; // a `state` follows
@@ -111,14 +145,7 @@ export class TableClient {
     }
     this.version = message.version;
     const events = Array.isArray(message.events) ? message.events : [];
-    Object.assign(this.model, {
-      version: message.version,
-      handSeat: "hand_seat" in message || "seat" in message ? handSeatOf(message) : this.model.handSeat,
-      view: message.view ?? this.model.view,
-      game: message.game ?? this.model.game,
-      deadline: message.deadline ?? null,
-      clockOffset: message.now ? clockOffset(message) : this.model.clockOffset,
-    });
+    Object.assign(this.model, mergeUpdate(this.model, message));
     this.onState(this.model, { events, full: false, by: message.by || null });
   }
 

@@ -3,6 +3,7 @@
 // server sent; what you may do comes only from `view.legal_actions`.
 
 import { cardBack, cardElement, colourChip, colourName, describeCard } from "./cards.js";
+import { handWords, say } from "./live_regions.js";
 import { handSummary } from "./summary.js";
 
 const COLOUR_ORDER = "RYGBSHDC";
@@ -97,9 +98,7 @@ export function renderSeats(model, ctx) {
     if (view.turn === seat && view.phase !== "over") li.classList.add("on-turn");
     if (seat === mySeat) li.classList.add("me");
     if (view.winner === seat) li.classList.add("winner");
-    const name = el("span", "seat-name", ctx.who(seat));
-    if (seat === mySeat) name.appendChild(el("span", "seat-you", " (you)"));
-    li.appendChild(name);
+    li.appendChild(el("span", "seat-name", ctx.who(seat)));
     const facts = el("span", "seat-facts");
     const count = el("span", "seat-count");
     count.appendChild(el("span", "mini-back"));
@@ -112,6 +111,7 @@ export function renderSeats(model, ctx) {
     facts.appendChild(el("span", "seat-total", `${totalOf(model.game, gameSeat)} pts`));
     li.appendChild(facts);
     const tags = el("span", "seat-tags");
+    if (seat === mySeat) tags.appendChild(el("span", "tag tag-you", "you"));
     if (view.dealer === seat) tags.appendChild(el("span", "tag", "dealer"));
     const info = seatInfo[gameSeat] || {};
     if (info.bot) tags.appendChild(el("span", "tag", "bot"));
@@ -407,12 +407,6 @@ export function renderFairness(model, ctx) {
   }
 }
 
-export function renderLog(lines) {
-  const list = $("log-list");
-  if (!list) return;
-  list.replaceChildren(...lines.map((line) => el("li", "", line)));
-}
-
 export function renderCountdown(deadline, now) {
   const box = $("countdown");
   if (!box) return;
@@ -438,8 +432,7 @@ export function renderAll(model, ctx) {
   renderCentre(model, ctx, legal);
   const mine = model.role === "player" && model.view && model.view.turn === model.handSeat &&
     model.view.phase !== "over" && !gameOver(model.game) && model.game.status !== "paused";
-  const turn = $("turn-text");
-  turn.textContent = turnText(model, ctx, legal);
+  say($("turn-text"), turnText(model, ctx, legal), mine ? handWords(model, legal) : "");
   $("turn-line").classList.toggle("my-turn", Boolean(mine));
   renderHand(model, ctx, legal);
   renderActions(model, ctx, legal);

@@ -25,6 +25,8 @@ export function closeMessage({ code, reason, opened }) {
       return `The server closed the connection because a message was too large${why}.`;
     case 4429:
       return `The server closed the connection because this page sent too many messages${why}.`;
+    case 4430:
+      return `The server refused the connection: too many connections from this account or network${why}. Trying again shortly.`;
     case 4403:
       return "You may not open this table.";
     case 4404:

@@ -15,11 +15,11 @@ export function handSummary(game, ctx) {
   if (!last) return null;
   const box = el("div", "hand-summary");
   box.id = "hand-summary";
-  box.dataset.hand = String(last.number + 1);
+  box.dataset.hand = String(last.number);
   const winner = last.winner === null || last.winner === undefined ? null : ctx.whoGame(last.winner);
   let head;
-  if (last.blocked) head = `Hand ${last.number + 1}: blocked — ${winner || "nobody"} wins with the fewest points`;
-  else head = `Hand ${last.number + 1}: ${winner || "nobody"} went out`;
+  if (last.blocked) head = `Hand ${last.number}: blocked — ${winner || "nobody"} wins with the fewest points`;
+  else head = `Hand ${last.number}: ${winner || "nobody"} went out`;
   box.appendChild(el("strong", "summary-head", head));
   const table = el("table", "summary-table");
   const thead = el("thead");

@@ -3,7 +3,8 @@
 
 import { colourChip, describeCard } from "./cards.js";
 import { TableClient } from "./protocol.js";
-import { $, gameOver, gameSeatOf, legalSummary, renderAll, renderCountdown, renderLog } from "./render.js";
+import { renderLog } from "./live_regions.js";
+import { $, gameOver, gameSeatOf, legalSummary, renderAll, renderCountdown } from "./render.js";
 import { openCardsSheet } from "./sheet.js";
 import { TurnSignal } from "./signal.js";
 import { closeMessage, ReconnectingSocket, socketUrl } from "./socket.js";
@@ -156,9 +157,22 @@ function renderTakeover() {
   if (notice) notice.hidden = !botPlaysForMe();
 }
 
+/** The badge beside the title: "Playing" or "Watching" while the game runs, "Game over" once it ends. */
+function renderStatusBadge() {
+  const badge = $("role-badge");
+  if (!badge) return;
+  const over = gameOver(page.model.game);
+  const role = root.dataset.role === "player" ? "Playing" : "Watching";
+  badge.textContent = over ? "Game over" : role;
+  badge.classList.toggle("text-bg-success", over);
+  badge.classList.toggle("text-bg-primary", !over && root.dataset.role === "player");
+  badge.classList.toggle("text-bg-secondary", !over && root.dataset.role !== "player");
+}
+
 function redraw() {
   if (!page.model) return;
   renderTakeover();
+  renderStatusBadge();
   const { legal, mine } = renderAll(page.model, ctx);
   page.legal = legal;
   signal.update(Boolean(mine) && !gameOver(page.model.game), { gameOver: gameOver(page.model.game) });
@@ -173,6 +187,7 @@ function onState(model, { events, full, by }) {
     page.freshSocket = false;
     if (botPlaysForMe()) iAmBack();
   }
+  let added = null; // lines new at the top of the log (null: a whole new log)
   if (full) {
     // The server's own recent log; shown newest first like the lines we add.
     page.log = logLinesFrom(model.log).reverse().slice(0, LOG_LINES);
@@ -181,8 +196,9 @@ function onState(model, { events, full, by }) {
     if (by && by.actor === "timer" && lines.length) lines[0] = `Time ran out for ${whoGame(by.seat)}. ${lines[0]}`;
     if (by && by.via_token && lines.length) lines[0] = `🤖 ${lines[0]}`; // the player's bot, by its token
     page.log = [...lines.reverse(), ...page.log].slice(0, LOG_LINES);
+    added = Math.min(lines.length, LOG_LINES);
   }
-  renderLog(page.log);
+  renderLog(page.log, added);
   redraw();
 }
 
@@ -204,6 +220,7 @@ const client = new TableClient({
     showMessage(error.code === "stale" ? `${text} The table has been refreshed.` : text,
       error.code === "stale" ? "warning" : "danger");
   },
+  onNotice: (notice) => showMessage(`${notice.message}.`, "info"), // e.g. `seat_shared`: your bot plays here
   onBusy: (busy) => {
     page.busy = busy;
     redraw();

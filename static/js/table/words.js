@@ -112,7 +112,7 @@ export function describeEvent(event, who, whoGame = who) {
         : `${who(e.winner)} went out and wins the hand`;
     case "hand_scored": {
       const won = e.points_won && e.winner !== undefined ? e.points_won[e.winner] : null;
-      let text = `Hand ${Number(e.number) + 1}: ${whoGame(e.winner)} scores ${won ?? 0} points`;
+      let text = `Hand ${Number(e.number)}: ${whoGame(e.winner)} scores ${won ?? 0} points`;
       if (e.game_over) text += `. Game over: ${(e.winners || []).map(whoGame).join(", ")} won`;
       return text;
     }

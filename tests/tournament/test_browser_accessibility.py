@@ -1,0 +1,116 @@
+"""Every public, student and table page passes an axe-core audit (no serious or critical violation) at a
+phone's size (390x844) and a laptop's (1280x800), in a real headless Chromium against the live ASGI site;
+and with reduced motion asked for, nothing on them moves.
+
+One test, one browser and one set of data (the demo: an event with a finished round, a live bracket, an
+exhibition table and an event open for registration), each page audited at both sizes; the failure lists
+every violation of every page at once."""
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from games.models import LiveGame
+from games.services.lifecycle import start_practice_game
+from tests.a11y_audit import audit, describe, moving, require_axe
+from tournament.demo_bot_league import LEAGUE_SLUG
+from tournament.demo_data import EVENT_SLUG, NEXT_EVENT_SLUG, load_demo
+from tournament.models import Event, Player, Round, Seat
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
+
+
+def session_of(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+@pytest.fixture
+def site(live_asgi):
+    """The demo, a student seated at one of its live bracket tables (with a practice game of their own),
+    and the pages to audit: (name, path, who reads it: None for anyone, or a session cookie)."""
+    require_axe()
+    load_demo()
+    event = Event.objects.get(slug=EVENT_SLUG)
+    bracket = Round.objects.get(event=event, kind=Round.Kind.BRACKET)
+    live = (LiveGame.objects.filter(kind=LiveGame.Kind.TOURNAMENT, game__table__round=bracket)
+            .select_related("game__table").order_by("pk").first())
+    seat = Seat.objects.filter(table=live.game.table, player__isnull=False).select_related("player__user").first()
+    student = seat.player.user
+    practice = start_practice_game(student, "uno-official", 2, seed=5)
+    finished_table = Seat.objects.filter(table__round__event=event, table__round__number=1).first().table
+    player = Player.objects.filter(event=event).order_by("pk").first()
+    me = session_of(student)
+    pages = [
+        ("home", "/", None),
+        ("event list", reverse("event_list"), None),
+        ("leaderboards", reverse("leaderboards"), None),
+        ("event", reverse("event_detail", args=[event.slug]), None),
+        ("event leaderboard", reverse("leaderboard", args=[event.slug]), None),
+        ("round leaderboard", reverse("round_leaderboard", args=[event.slug, 1]), None),
+        ("bracket", reverse("bracket", args=[event.slug, bracket.number]), None),
+        ("watch list", reverse("watch", args=[event.slug]), None),
+        ("score sheet", reverse("table_detail", args=[event.slug, finished_table.pk]), None),
+        ("player", reverse("player_detail", args=[event.slug, player.pk]), None),
+        ("table as spectator", live.get_absolute_url(), None),
+        ("table as player", live.get_absolute_url(), me),
+        ("my event", reverse("my_event", args=[event.slug]), me),
+        ("sign up", reverse("signup"), None),
+        ("log in", reverse("login"), None),
+        ("password reset", reverse("password_reset"), None),
+        ("register", reverse("register", args=[NEXT_EVENT_SLUG]), me),
+        ("account e-mail", reverse("account_email"), me),
+        ("access tokens", reverse("access_tokens:tokens"), me),
+        ("play", reverse("games:play"), me),
+        ("practice", reverse("games:practice"), me),
+        ("practice table", practice.get_absolute_url(), me),
+        ("verify a shuffle", reverse("games:verify"), None),
+    ]
+    pages += [
+        ("results", reverse("results", args=[event.slug]), None),
+        ("bot league", reverse("event_detail", args=[LEAGUE_SLUG]), None),
+        ("writing a bot", reverse("bot_docs", args=["bots"]), None),
+        ("the protocol", reverse("bot_docs", args=["protocol"]), None),
+        ("ratings", reverse("ratings:ladders"), None),
+        ("ladder", reverse("ratings:ladder", args=["uno"]), None),
+        ("rating page", reverse("ratings:player", args=[student.pk]), None),
+        ("replay", reverse("games:replay", args=[live.pk]), None),
+    ]
+    return pages
+
+
+def test_every_page_passes_axe_at_phone_and_laptop_sizes(live_asgi, site, chromium):
+    found = []
+    audited = 0
+    for size, viewport in SIZES.items():
+        # The system asks for reduced motion: nothing on any page may move.
+        anonymous = chromium.new_context(viewport=viewport, reduced_motion="reduce")
+        student = chromium.new_context(viewport=viewport, reduced_motion="reduce")
+        for name, path, cookie in site:
+            context = anonymous
+            if cookie:
+                context = student
+                context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_asgi.url}])
+            page = context.new_page()
+            page.set_default_timeout(20_000)
+            response = page.goto(live_asgi.url + path)
+            assert response.status == 200, f"{name} ({path}) answered {response.status}"
+            assert "script-src" in response.headers["content-security-policy"]  # axe runs under the policy
+            if page.locator("#table").count():
+                page.locator("#table.ready").wait_for()  # drawn from the socket's first state
+            page.wait_for_load_state("networkidle")
+            violations = audit(page)
+            if still_moving := moving(page):
+                found.append(f"{name} ({size}, {path}): moves with reduced motion asked for: {still_moving[:5]}")
+            audited += 1
+            if violations:
+                found.append(describe(f"{name} ({size}, {path})", violations))
+            page.close()
+        anonymous.close()
+        student.close()
+    assert audited == 2 * len(site)
+    assert not found, "serious or critical accessibility violations:\n" + "\n".join(found)

@@ -18,9 +18,9 @@ Both sides use the same kind of policy, acting on the game itself (not on a play
 * Ours: `legal_moves(state)` (the legal actions of the seat on turn, plays first, as `legal_actions`
   lists them), then a uniformly random play when there is one (so, like RLCard, no drawing while a card
   can be played), else a uniformly random one of the rest (draw, pass, accept or challenge, choose a
-  colour); UNO is called when offered, as a real player would. `step(state, i)` applies the i-th of them.
-  Our full rules stay on: the uno-official preset (UNO calls, Wild Draw 4 challenge, two-player rules,
-  first-card rules...).
+  colour); UNO is called when offered, as a real player would. `step(state, i)` applies the i-th of them
+  and returns the moves of the position it leads to. Our full rules stay on: the uno-official preset
+  (UNO calls, Wild Draw 4 challenge, two-player rules, first-card rules...).
 """
 
 from __future__ import annotations
@@ -37,51 +37,59 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games import engine  # noqa: E402
-from games.engine.actions import CallUno, Play  # noqa: E402
+from games import compiled_engine, engine  # noqa: E402
+from games.engine.actions import CallUno, Draw, Pass, Play  # noqa: E402
 from games.engine.state import OVER  # noqa: E402
 
 PRESET = "uno-official"
 
 
 def our_move(rng: random.Random, state: engine.HandState) -> engine.Action:
-    """The benchmark policy on `legal_actions` (kept for `apply`-based callers; the timed loop inlines it)."""
+    """The benchmark policy on `legal_actions`, as the timed loop (`play_our_hands`) inlines it, drawing
+    the same random numbers (kept for `apply`-based callers)."""
     legal = engine.legal_actions(state, state.turn)
-    n = len(legal)
-    plays = n
+    last = type(legal[-1])
+    if last is Draw or last is Pass:
+        return legal[rng.getrandbits(32) * (len(legal) - 1) >> 32]
+    if last is CallUno:
+        return legal[-1]
+    n = plays = len(legal)
     while plays and type(legal[plays - 1]) is not Play:
         plays -= 1
         if type(legal[plays]) is CallUno:
             return legal[plays]
-    # a uniform pick (what rng.choice does, without its slower _randbelow)
-    if plays:
-        return legal[int(rng.random() * plays)]
-    return legal[int(rng.random() * n)]
+    return legal[rng.getrandbits(32) * (plays or n) >> 32]
 
 
 def play_our_hands(players: int, seeds: list[int], policy_seed: int) -> int:
     """Play one hand per seed to its end with the benchmark policy; return the number of moves."""
     rules = engine.get_preset(PRESET)
-    random_ = random.Random(policy_seed).random
+    bits = random.Random(policy_seed).getrandbits
     new_hand, legal_moves, step = engine.new_hand, engine.legal_moves, engine.step
     moves = 0
     for seed in seeds:
         state = new_hand(rules, players, seed=seed)
         legal = legal_moves(state)
-        while legal:  # [] once the hand is over
-            # plays come first; UNO calls, draw, pass, catches... follow them
-            n = plays = len(legal)
-            while plays and type(legal[plays - 1]) is not Play:
-                plays -= 1
-                if type(legal[plays]) is CallUno:
-                    break
+        while legal:  # () once the hand is over
+            # Plays come first; Draw, Pass, UNO calls, catches... follow them. The common lists end with
+            # Draw or Pass after the plays; anything else is scanned from the end (a UNO call is taken).
+            last = type(legal[-1])
+            if last is Draw or last is Pass:
+                # a uniform pick among the plays, else the Draw: what rng.choice does, with 32 random
+                # bits scaled to the count instead of its slower _randbelow
+                legal = step(state, bits(32) * (len(legal) - 1) >> 32)
+            elif last is CallUno:
+                legal = step(state, len(legal) - 1)
             else:
-                # a uniform pick among the plays, else among the rest (what rng.choice does, without
-                # its slower _randbelow)
-                plays = int(random_() * plays) if plays else int(random_() * n)
-            step(state, plays)
+                n = plays = len(legal)
+                while plays and type(legal[plays - 1]) is not Play:
+                    plays -= 1
+                    if type(legal[plays]) is CallUno:
+                        break
+                else:
+                    plays = bits(32) * (plays or n) >> 32
+                legal = step(state, plays)
             moves += 1
-            legal = legal_moves(state)
     return moves
 
 
@@ -143,6 +151,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"engine benchmark, {PRESET}, random legal play; {args.rounds} interleaved rounds of {args.hands} "
           f"hands per engine, CPU time; Python {platform.python_version()} on {platform.machine()}, "
           f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}, {datetime.date.today()}")
+    print("our engine: " + ("compiled with mypyc (make install; tools/compile_engine.py)"
+                            if compiled_engine.running_compiled() else
+                            "pure Python (not compiled: make install compiles it)"))
     try:
         import rlcard
         from rlcard.games.uno.game import UnoGame

@@ -28,7 +28,7 @@ from .events import TableEvent
 from .game import Game, HandResult
 from .legal import legal_actions
 from .moves import legal_moves, step
-from .presets import PRESET_CHOICES, PRESETS, get_preset
+from .presets import PRESET_CHOICES, PRESETS, get_preset, preset_label
 from .rules import RuleSet
 from .scoring import HandScore, points_in_hands, score_hand
 from .situation import situation
@@ -39,7 +39,7 @@ __all__ = [
     "Accept", "Action", "CallUno", "Catch", "Challenge", "ChooseColour", "Draw", "Pass", "Play",
     "action_from_dict", "CARD_ID", "CODE", "COLOUR_CODES", "card_code", "card_id", "HandSetup", "new_hand",
     "replay", "start_hand", "arrange_deck", "deck_codes", "EngineError", "IllegalAction", "MalformedAction",
-    "RuleError", "TableEvent", "Game", "HandResult", "legal_actions", "legal_moves", "step", "apply", "PRESETS", "PRESET_CHOICES",
+    "RuleError", "TableEvent", "Game", "HandResult", "legal_actions", "legal_moves", "step", "apply", "PRESETS", "PRESET_CHOICES", "preset_label",
     "get_preset", "RuleSet",
     "HandScore", "points_in_hands", "score_hand", "situation", "HandState", "spectator_view", "view_for",
 ]

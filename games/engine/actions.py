@@ -2,105 +2,149 @@
 
 Cards are referenced by code (`R7`, `WD4`, `QH`...), colours by letter (`R`, `Y`, `G`, `B`, or the suits
 `S`, `H`, `D`, `C`). `action_from_dict` validates client JSON and raises `MalformedAction`.
+
+Plain classes rather than dataclasses: mypyc (`tools/compile_engine.py`) compiles them to native classes,
+which it cannot do for a frozen dataclass with a class-level `type`. Their fields are `Final` (mypy
+refuses an assignment to one); equality, hashing and `repr` are by type and fields, as a dataclass's.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from .cards import CARD_ID, COLOUR_CODES
 from .errors import MalformedAction
 
 
-@dataclass(frozen=True, slots=True)
 class Action:
+    __slots__ = ("seat",)
     type: ClassVar[str] = ""
-    seat: int
+    names: ClassVar[tuple[str, ...]] = ("seat",)  # the fields' names, in `fields()`'s order
+
+    def __init__(self, seat: int) -> None:
+        self.seat: Final = seat
+
+    def fields(self) -> tuple[Any, ...]:
+        """The action's fields in order (seat first)."""
+        return (self.seat,)
 
     def to_dict(self) -> dict[str, Any]:
         raise NotImplementedError
 
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.fields() == other.fields()  # type: ignore[attr-defined]
 
-@dataclass(frozen=True, slots=True)
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.fields()))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(self.names, self.fields(), strict=True))
+        return f"{type(self).__name__}({shown})"
+
+
 class Play(Action):
     """Play a card from the hand; `colour` is required for a wild card and forbidden otherwise."""
 
+    __slots__ = ("card", "colour")
     type: ClassVar[str] = "play"
-    card: str
-    colour: str | None = None
+    names: ClassVar[tuple[str, ...]] = ("seat", "card", "colour")
+
+    def __init__(self, seat: int, card: str, colour: str | None = None) -> None:
+        super().__init__(seat)
+        self.card: Final = card
+        self.colour: Final = colour
+
+    def fields(self) -> tuple[Any, ...]:
+        return (self.seat, self.card, self.colour)
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "play", "seat": self.seat, "card": self.card, "colour": self.colour}
 
 
-@dataclass(frozen=True, slots=True)
 class Draw(Action):
     """Draw from the pile (or take the pending draw total when a draw card is aimed at you)."""
 
+    __slots__ = ()
     type: ClassVar[str] = "draw"
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "draw", "seat": self.seat}
 
 
-@dataclass(frozen=True, slots=True)
 class Pass(Action):
     """Keep the playable card just drawn and end the turn."""
 
+    __slots__ = ()
     type: ClassVar[str] = "pass"
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "pass", "seat": self.seat}
 
 
-@dataclass(frozen=True, slots=True)
 class CallUno(Action):
     """Say UNO: before playing the next-to-last card, or after it (self-catch) until someone catches you."""
 
+    __slots__ = ()
     type: ClassVar[str] = "call_uno"
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "call_uno", "seat": self.seat}
 
 
-@dataclass(frozen=True, slots=True)
 class Catch(Action):
     """Catch `target`, who holds one card without having called UNO."""
 
+    __slots__ = ("target",)
     type: ClassVar[str] = "catch"
-    target: int
+    names: ClassVar[tuple[str, ...]] = ("seat", "target")
+
+    def __init__(self, seat: int, target: int) -> None:
+        super().__init__(seat)
+        self.target: Final = target
+
+    def fields(self) -> tuple[Any, ...]:
+        return (self.seat, self.target)
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "catch", "seat": self.seat, "target": self.target}
 
 
-@dataclass(frozen=True, slots=True)
 class Challenge(Action):
     """Challenge the Wild Draw 4 just played on you."""
 
+    __slots__ = ()
     type: ClassVar[str] = "challenge"
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "challenge", "seat": self.seat}
 
 
-@dataclass(frozen=True, slots=True)
 class Accept(Action):
     """Accept the Wild Draw 4 just played on you: draw the cards and lose the turn."""
 
+    __slots__ = ()
     type: ClassVar[str] = "accept"
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "accept", "seat": self.seat}
 
 
-@dataclass(frozen=True, slots=True)
 class ChooseColour(Action):
     """Choose the starting colour when a wild card was turned up first."""
 
+    __slots__ = ("colour",)
     type: ClassVar[str] = "choose_colour"
-    colour: str
+    names: ClassVar[tuple[str, ...]] = ("seat", "colour")
+
+    def __init__(self, seat: int, colour: str) -> None:
+        super().__init__(seat)
+        self.colour: Final = colour
+
+    def fields(self) -> tuple[Any, ...]:
+        return (self.seat, self.colour)
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "choose_colour", "seat": self.seat, "colour": self.colour}

@@ -78,7 +78,7 @@ def trusted_play(state: HandState, action: Play) -> list[TableEvent]:
     """A play `legal_actions` listed for this exact state: only work out what `play` would have checked."""
     card = CARD_ID[action.card]
     if IS_WILD[card]:
-        colour = COLOUR_ID[action.colour]
+        colour = COLOUR_ID[action.colour]  # type: ignore[index]  # a listed wild play has its colour
         guilty = KIND[card] == C.WILD_DRAW4 and wd4_guilty(state, state.hands[action.seat], card)
     else:
         colour = COLOUR[card]

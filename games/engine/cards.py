@@ -9,29 +9,42 @@ copies a player holds. Codes are short stable strings used in actions, events an
 * Playing cards, suits S, H, D, C used as colours: rank then suit, `AS`, `2H`, `10D`, `QC`; joker `JK`.
 """
 
-NUMBER, SKIP, REVERSE, DRAW2, WILD, WILD_DRAW4, SHIELD, XRAY, DEAD_RED, BOO_BLUE, BLANK = range(11)
-KIND_NAMES = (
+from typing import Final
+
+NUMBER: Final = 0
+SKIP: Final = 1
+REVERSE: Final = 2
+DRAW2: Final = 3
+WILD: Final = 4
+WILD_DRAW4: Final = 5
+SHIELD: Final = 6
+XRAY: Final = 7
+DEAD_RED: Final = 8
+BOO_BLUE: Final = 9
+BLANK: Final = 10
+KIND_NAMES: Final = (
     "number", "skip", "reverse", "draw2", "wild", "wild_draw4", "shield", "xray", "dead_red", "boo_blue",
     "blank",
 )
 
 # Colours 0-3 are UNO's, 4-7 are the suits of playing cards; -1 means "no colour" (a wild card).
-COLOUR_CODES = ("R", "Y", "G", "B", "S", "H", "D", "C")
-COLOUR_NAMES = ("red", "yellow", "green", "blue", "spades", "hearts", "diamonds", "clubs")
-UNO_COLOURS = (0, 1, 2, 3)
-SUIT_COLOURS = (4, 5, 6, 7)
-RED, BLUE = 0, 3
-COLOUR_ID = {code: i for i, code in enumerate(COLOUR_CODES)}
+COLOUR_CODES: Final = ("R", "Y", "G", "B", "S", "H", "D", "C")
+COLOUR_NAMES: Final = ("red", "yellow", "green", "blue", "spades", "hearts", "diamonds", "clubs")
+UNO_COLOURS: Final = (0, 1, 2, 3)
+SUIT_COLOURS: Final = (4, 5, 6, 7)
+RED: Final = 0
+BLUE: Final = 3
+COLOUR_ID: Final = {code: i for i, code in enumerate(COLOUR_CODES)}
 
-CODE: list[str] = []
-COLOUR: list[int] = []
-KIND: list[int] = []
-FACE: list[int] = []  # what "matching number or symbol" compares; -1 for wild cards, which match anything
-POINTS: list[int] = []  # scoring value; blank cards take theirs from the rule set
-DRAW_AMOUNT: list[int] = []
-IS_WILD: list[bool] = []
-IS_EIGHT: list[bool] = []  # a playing-card 8, for the "Ocho!" announcement
-CARD_ID: dict[str, int] = {}
+CODE: Final[list[str]] = []
+COLOUR: Final[list[int]] = []
+KIND: Final[list[int]] = []
+FACE: Final[list[int]] = []  # what "matching number or symbol" compares; -1 for wild cards, which match anything
+POINTS: Final[list[int]] = []  # scoring value; blank cards take theirs from the rule set
+DRAW_AMOUNT: Final[list[int]] = []
+IS_WILD: Final[list[bool]] = []
+IS_EIGHT: Final[list[bool]] = []  # a playing-card 8, for the "Ocho!" announcement
+CARD_ID: Final[dict[str, int]] = {}
 
 
 def _add(code: str, colour: int, kind: int, face: int, points: int, eight: bool = False) -> None:
@@ -62,7 +75,7 @@ _add("XR", -1, XRAY, -1, 50)
 _add("DR", RED, DEAD_RED, 14, 20)
 _add("BB", BLUE, BOO_BLUE, 15, 20)
 
-RANK_CODES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+RANK_CODES: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 for _c in SUIT_COLOURS:
     _s = COLOUR_CODES[_c]
     for _r, _rc in enumerate(RANK_CODES, start=1):
@@ -77,9 +90,9 @@ for _c in SUIT_COLOURS:
             _add(f"{_rc}{_s}", _c, NUMBER, 20 + _r, _r, eight=_rc == "8")
 _add("JK", -1, WILD_DRAW4, -1, 50)
 
-CARD_COUNT = len(CODE)
+CARD_COUNT: Final = len(CODE)
 # A card counts as "identical" to the one below it (ocho-cards' skip) only if it has a suit; the joker has none.
-HAS_SUIT = [i >= CARD_ID["AS"] and code != "JK" for i, code in enumerate(CODE)]
+HAS_SUIT: Final = [i >= CARD_ID["AS"] and code != "JK" for i, code in enumerate(CODE)]
 
 
 def card_id(code: str) -> int:

@@ -8,18 +8,18 @@ import random
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from . import cards as C
 from .actions import Action, action_from_dict
-from .cards import CARD_ID, CODE, COLOUR, IS_WILD, KIND
+from .cards import CARD_ID, CODE, COLOUR, IS_WILD, KIND, POINTS
 from .decks import deck_cards
 from .drawing import draw_cards, seen_by
 from .errors import RuleError
 from .events import TableEvent
 from .rules import RuleSet
 from .shuffle import shuffle
-from .state import CHOOSE_COLOUR, PLAY, HandState
+from .state import CHOOSE_COLOUR, PLAY, HandState, plain_rules
 
 
 def _choose_dealer(rules: RuleSet, seats: int, rng: random.Random, events: list[TableEvent] | None) -> int:
@@ -29,9 +29,10 @@ def _choose_dealer(rules: RuleSet, seats: int, rng: random.Random, events: list[
     full = deck_cards(rules)
     candidates = list(range(seats))
     points = rules.card_points
+    blank = rules.blank_cards
     while True:
         drawn = _sample(rng, full, len(candidates))
-        values = [points(c) for c in drawn]
+        values = [points(c) for c in drawn] if blank else [POINTS[c] for c in drawn]  # no blank: the table
         best = max(values)
         if events is not None:
             events.append(TableEvent("dealer_draw", {"draws": [[s, CODE[c]] for s, c in zip(candidates, drawn,
@@ -64,18 +65,18 @@ def _sample(rng: random.Random, population: tuple[int, ...], k: int) -> list[int
     return result
 
 
-_Random = random.Random
-_seed = _random.Random.seed
+_Random: Final = random.Random
+_seed: Final = _random.Random.seed
 
 
-def _generator(seed: object) -> random.Random:
+def _generator(seed: Any) -> random.Random:
     """`random.Random(seed)`, built in one seeding instead of two for an int seed (`Random(seed)` seeds in
     its `__new__` and again in `__init__`): the same generator state, checked in tests/engine/test_rules.py."""
     if type(seed) is not int:
         return _Random(seed)
     rng = _Random.__new__(_Random)
     _seed(rng, seed)
-    rng.gauss_next = None
+    rng.gauss_next = None  # type: ignore[attr-defined]
     return rng
 
 
@@ -134,7 +135,7 @@ def _deal(rules: RuleSet, seats: int, seed: int | None, deck: list[str] | None, 
     else:
         order = _deck_order(rules, deck)
 
-    state = HandState.__new__(HandState)
+    state = HandState()
     state.rules = rules
     state.seats = seats
     size = rules.hand_size
@@ -165,6 +166,7 @@ def _deal(rules: RuleSet, seats: int, seed: int | None, deck: list[str] | None, 
     state.blocked = False
     state.rng = rng
     state.offered = None
+    state.plain = plain_rules(rules)
     if events is None:
         # quiet: the first card's effects are applied the same way, their events thrown away
         state.quiet = True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -58,8 +59,8 @@ def deck_codes(rules: RuleSet) -> list[str]:
     return [C.CODE[c] for c in deck_cards(rules)]
 
 
-def arrange_deck(rules: RuleSet, seats: int, hands: list[list[str]] | None = None, turn_up: list[str] = (),
-                 draws: list[str] = ()) -> list[str]:
+def arrange_deck(rules: RuleSet, seats: int, hands: list[list[str]] | None = None, turn_up: Sequence[str] = (),
+                 draws: Sequence[str] = ()) -> list[str]:
     """An explicit deck order (top first) that deals the given hands, turns up `turn_up` (the first card,
     then any that get returned), and has `draws` next on the draw pile.
 

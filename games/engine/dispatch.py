@@ -9,6 +9,7 @@ checks for an action `legal_actions` has just listed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, Final
 
 from .actions import Accept, Action, CallUno, Catch, Challenge, ChooseColour, Draw, Pass, Play
 from .card_play import choose_colour, play, trusted_play
@@ -29,13 +30,13 @@ def quietly(handler: Callable[[HandState, Action], list[TableEvent]], state: Han
         state.quiet = False
 
 
-HANDLERS: dict[type, Callable[[HandState, Action], list[TableEvent]]] = {
+HANDLERS: Final[dict[type, Callable[[HandState, Any], list[TableEvent]]]] = {
     Play: play, Draw: draw, Pass: pass_turn, CallUno: call_uno, Catch: catch, Challenge: challenge,
     Accept: accept, ChooseColour: choose_colour,
 }
 
 
-TRUSTED_HANDLERS: dict[type, Callable[[HandState, Action], list[TableEvent]]] = {**HANDLERS, Play: trusted_play, Draw: trusted_draw}
+TRUSTED_HANDLERS: Final[dict[type, Callable[[HandState, Any], list[TableEvent]]]] = {**HANDLERS, Play: trusted_play, Draw: trusted_draw}
 
 
 def apply(state: HandState, action: Action, events: bool = True) -> list[TableEvent]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import CODE
 from .events import TableEvent
 from .shuffle import shuffle
@@ -28,8 +30,8 @@ def seen_by(state: HandState, seat: int) -> frozenset[int]:
     return _ALONE[seat]
 
 
-_ALONE = [frozenset((seat,)) for seat in range(16)]
-_WITH_PARTNER = [frozenset((seat, (seat + 2) % 4)) for seat in range(16)]
+_ALONE: Final = [frozenset((seat,)) for seat in range(16)]
+_WITH_PARTNER: Final = [frozenset((seat, (seat + 2) % 4)) for seat in range(16)]
 
 
 def draw_cards(state: HandState, seat: int, count: int, reason: str, events: list[TableEvent]) -> list[int]:

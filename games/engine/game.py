@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action, action_from_dict
-from .deal import HandSetup
+from .deal import HandSetup, new_hand
 from .dispatch import apply as apply_action
 from .errors import EngineError
 from .events import TableEvent
+from .moves import step as step_hand
 from .rules import RuleSet
 from .scoring import score_hand
 from .state import OVER, HandState
@@ -59,9 +60,10 @@ class Game:
         self.setup: HandSetup | None = None
 
     @classmethod
-    def start(cls, rules: RuleSet, seats: int, seed: int) -> tuple[Game, list[TableEvent]]:
+    def start(cls, rules: RuleSet, seats: int, seed: int, events: bool = True) -> tuple[Game, list[TableEvent]]:
+        """A new game with its first hand dealt, and that deal's events (`events=False`: none built)."""
         game = cls(rules, seats, seed)
-        return game, game.next_hand()
+        return game, game.next_hand(events=events)
 
     # ---- flow --------------------------------------------------------------------------------------
     @property
@@ -75,11 +77,12 @@ class Game:
     def hand_seed(self, number: int) -> int:
         return (self.seed * 1_000_003 + number * 7919 + 17) % (2**63)
 
-    def next_hand(self, *, seed: int | None = None) -> list[TableEvent]:
+    def next_hand(self, *, seed: int | None = None, events: bool = True) -> list[TableEvent]:
         """Deal the next hand: the first dealer is found by drawing, then the deal passes to the left.
 
         `seed` shuffles this hand instead of `hand_seed(number)` (the live layer draws a secret seed per
-        hand, so revealing one hand's seed after it tells nothing about the next)."""
+        hand, so revealing one hand's seed after it tells nothing about the next). `events=False`: the same
+        hand, its opening events not built (`new_hand`; [] is returned)."""
         if self.over:
             raise EngineError("the game is over")
         if self.hand is not None and self.hand.phase != OVER:
@@ -91,10 +94,13 @@ class Game:
             later = [s for s in self.active if s > self.dealer]
             hand_dealer = self.active.index(later[0] if later else self.active[0])
         hand_seed = self.hand_seed(number) if seed is None else seed
-        self.setup = HandSetup(self.rules, len(self.active), hand_seed, None, hand_dealer)
-        self.hand, events = self.setup.start()
+        self.setup = setup = HandSetup(self.rules, len(self.active), hand_seed, None, hand_dealer)
+        if events:
+            self.hand, happened = setup.start()
+        else:
+            self.hand, happened = new_hand(setup.rules, setup.seats, seed=hand_seed, dealer=hand_dealer), []
         self.dealer = self.active[self.hand.dealer]
-        return events
+        return happened
 
     def apply(self, action: Action, events: bool = True) -> list[TableEvent]:
         """Apply an action to the current hand; when it ends, score it (a `hand_scored` event follows).
@@ -103,12 +109,27 @@ class Game:
             raise EngineError("the game is over" if self.over else "no hand has been dealt")
         happened = apply_action(self.hand, action, events)
         if self.hand.phase == OVER:
-            scored = self._score()
-            if events:
+            scored = self._score(events)
+            if scored is not None:
                 happened.append(scored)
         return happened
 
-    def _score(self) -> TableEvent:
+    def step(self, index: Any) -> tuple:
+        """Make the `index`-th move of `legal_moves(self.hand)` (`engine.step`: the move `apply(...,
+        events=False)` makes, by position), score the hand when it ends, and return the moves of the
+        position it leads to (`()` once the hand is over). `IllegalAction` (nothing changed) for an index
+        that is not a listed move, as once the hand (or the game) is over."""
+        hand = self.hand
+        if hand is None:
+            raise EngineError("no hand has been dealt")
+        moves = step_hand(hand, index)
+        if hand.phase == OVER:
+            self._score(False)
+        return moves
+
+    def _score(self, event: bool) -> TableEvent | None:
+        """Score the finished hand into the game; its `hand_scored` event when `event` (else None, not
+        built)."""
         hand = self.hand
         assert hand is not None
         score = score_hand(hand)
@@ -137,6 +158,8 @@ class Game:
         result = HandResult(len(self.results), self.dealer if self.dealer is not None else -1, winner,
                             score.team, score.blocked, tuple(left), tuple(won), tuple(self.totals))
         self.results.append(result)
+        if not event:
+            return None
         data = result.to_dict()
         data["game_over"] = self.over
         data["winners"] = list(self.winners)
@@ -179,7 +202,7 @@ class Game:
     def copy(self) -> Game:
         """An independent copy (changing one never changes the other). The rule set, the hand setup and the
         hand results are immutable and shared; the hand in play is copied (`HandState.copy`)."""
-        new = Game.__new__(Game)
+        new = Game(self.rules, self.seats, self.seed)
         new.rules, new.seats, new.seed = self.rules, self.seats, self.seed
         new.totals, new.active = list(self.totals), list(self.active)
         new.results, new.winners = list(self.results), list(self.winners)

@@ -1,157 +1,157 @@
-"""`legal_actions`: exactly what a seat may do now, in a stable order (plays first)."""
+"""`legal_actions`: exactly what a seat may do now, in a stable order (plays first); `legal_moves`: the same
+for the seat on turn as a tuple, the hot path of simulations and bots."""
 
 from __future__ import annotations
+
+from typing import Final
 
 from . import cards as C
 from .actions import Accept, Action, CallUno, Catch, Challenge, ChooseColour, Draw, Pass, Play
 from .cards import CODE, COLOUR, COLOUR_CODES, FACE, IS_WILD, KIND
 from .playable import can_stack, has_playable, wd4_enforced, wd4_guilty
-from .state import AFTER_DRAW, CHALLENGE, CHOOSE_COLOUR, OVER, PLAY, HandState
+from .rules import RuleSet
+from .state import AFTER_DRAW, CHALLENGE, CHOOSE_COLOUR, OVER, HandState
 
-# Actions are immutable, so the same instances are handed out again and again (legal-move generation
-# is on the hot path of bots and benchmarks).
-_PLAYS: dict[tuple[int, int, tuple[int, ...] | None], list[Play]] = {}
-_SIMPLE: dict[tuple[type, int], Action] = {}
-
-
-def _plays(seat: int, card: int, colours: tuple[int, ...]) -> list[Play]:
-    key = (seat, card, colours if IS_WILD[card] else None)
-    got = _PLAYS.get(key)
-    if got is None:
-        code = CODE[card]
-        if IS_WILD[card]:
-            got = [Play(seat, code, COLOUR_CODES[c]) for c in colours]
-        else:
-            got = [Play(seat, code)]
-        _PLAYS[key] = got
-    return got
+# Actions are immutable, so the same instances are handed out again and again (shared with `moves.step`).
+_SEATS: Final = range(16)  # tables hold at most 10 seats
 
 
-def _simple(cls: type, seat: int) -> Action:
-    got = _SIMPLE.get((cls, seat))
-    if got is None:
-        got = _SIMPLE[(cls, seat)] = cls(seat)
-    return got
+def _colours(card: int) -> tuple[int, ...]:
+    """The colours a wild card may name (a card id belongs to one card family)."""
+    return C.SUIT_COLOURS if card >= C.CARD_ID["AS"] else C.UNO_COLOURS
 
 
-# The same per seat, as lists indexed by seat for the hot path (tables hold at most 10 seats).
-_SEATS = range(16)
-_DRAW = [_simple(Draw, s) for s in _SEATS]
-_CALL_UNO = [_simple(CallUno, s) for s in _SEATS]
-_PASS = [_simple(Pass, s) for s in _SEATS]
-_CHALLENGE = [_simple(Challenge, s) for s in _SEATS]
-_ACCEPT = [_simple(Accept, s) for s in _SEATS]
+# seat -> card id -> the Play actions of that card (one per colour if wild)
+PLAYS: Final[list[list[tuple[Play, ...]]]] = [
+    [tuple(Play(seat, CODE[card], COLOUR_CODES[c]) for c in _colours(card)) if IS_WILD[card]
+     else (Play(seat, CODE[card]),) for card in range(C.CARD_COUNT)]
+    for seat in _SEATS]
+DRAW: Final = [Draw(s) for s in _SEATS]
+CALL_UNO: Final = [CallUno(s) for s in _SEATS]
+PASS: Final = [Pass(s) for s in _SEATS]
+CHALLENGE_OR_ACCEPT: Final = [(Challenge(s), Accept(s)) for s in _SEATS]
+PLAYS_AND_PASS: Final = [[plays + (PASS[seat],) for plays in PLAYS[seat]] for seat in _SEATS]  # after a draw
+CATCH: Final = [[Catch(s, t) for t in _SEATS] for s in _SEATS]
+
+# seat -> top card * 8 + colour in force -> card id -> the Play actions of that card for that seat if it
+# may be played on that top card in a normal turn, else () (each table built when first needed, and shared
+# by the top cards of the same face)
+MATCHING: Final[list[list[list[tuple[Play, ...]] | None]]] = [[None] * (C.CARD_COUNT * 8) for _ in _SEATS]
+_TABLES: Final[dict[tuple[int, int, int], list[tuple[Play, ...]]]] = {}
 
 
-def _play_table(seat: int, suits: bool) -> list[list[Play]]:
-    """For one seat, UNO colours or suits: card id -> the Play actions of that card (one per colour if wild)."""
-    tables = _SUIT_TABLES if suits else _UNO_TABLES
-    table = tables[seat]
+def matching(seat: int, top: int, colour: int) -> list[tuple[Play, ...]]:
+    """`MATCHING[seat][top * 8 + colour]`, built."""
+    face = FACE[top]
+    table = _TABLES.get((seat, colour, face))
     if table is None:
-        colours = C.SUIT_COLOURS if suits else C.UNO_COLOURS
-        table = tables[seat] = [_plays(seat, card, colours) for card in range(C.CARD_COUNT)]
-    return table
-
-
-_UNO_TABLES: list[list[list[Play]] | None] = [None] * len(_SEATS)
-_SUIT_TABLES: list[list[list[Play]] | None] = [None] * len(_SEATS)
-
-
-def _match_table(seat: int, suits: bool, colour: int, top_face: int) -> list[list[Play] | None]:
-    """card id -> the Play actions of that card for `seat` on this colour and top card (empty if it does
-    not match): the normal turn's test, computed once per seat, colour and top face (see `_MATCHING`)."""
-    plays = (_SUIT_TABLES if suits else _UNO_TABLES)[seat] or _play_table(seat, suits)
-    return [plays[card] if IS_WILD[card] or COLOUR[card] == colour or FACE[card] == top_face >= 0 else None
+        plays = PLAYS[seat]
+        table = _TABLES[(seat, colour, face)] = [
+            plays[card] if IS_WILD[card] or COLOUR[card] == colour or FACE[card] == face >= 0 else ()
             for card in range(C.CARD_COUNT)]
-
-
-# seat -> [top card * 8 + colour] -> `_match_table` (None until needed); tables shared per (suits, colour,
-# top face)
-_MATCHING: list[list[list[list[Play] | None] | None]] = [[None] * (C.CARD_COUNT * 8) for _ in _SEATS]
-_TABLES: dict[tuple[int, bool, int, int], list[list[Play] | None]] = {}
-
-
-def _matching(state: HandState, seat: int) -> list[list[Play] | None]:
-    colour = state.colour
-    top = state.discard[-1]
-    suits = state.rules.deck == "cards"
-    key = (seat, suits, colour, FACE[top])
-    table = _TABLES.get(key)
-    if table is None:
-        table = _TABLES[key] = _match_table(seat, suits, colour, FACE[top])
-    # a top card id belongs to one card family, so it says whether the colours are suits
-    _MATCHING[seat][top * 8 + colour] = table
+    MATCHING[seat][top * 8 + colour] = table
     return table
+
+
+def turn_moves(state: HandState, seat: int, hand: list[int], rules: RuleSet) -> tuple[Action, ...]:
+    """The moves of a normal turn (no draw total pending) when the Wild Draw 4 restriction is not enforced:
+    the hot path of every simulation."""
+    top = state.discard[-1]
+    table = MATCHING[seat][top * 8 + state.colour] or matching(seat, top, state.colour)
+    return turn_moves_from(table, state, seat, hand, rules)
+
+
+def turn_moves_from(table: list[tuple[Play, ...]], state: HandState, seat: int, hand: list[int],
+                    rules: RuleSet) -> tuple[Action, ...]:
+    """`turn_moves` with the matching plays of the card on top (`table`, by card) already looked up."""
+    out: list[Action] = []
+    cards = []  # the matching cards so far: identical copies in the hand are listed once
+    for card in hand:
+        plays = table[card]
+        if plays:
+            if card in cards:
+                continue
+            cards.append(card)
+            out += plays
+    if not out or (rules.reneging and (state.pile or len(state.discard) > 1)):
+        out.append(DRAW[seat])
+    if len(hand) == 2 and rules.uno_call and not state.uno[seat]:
+        out.append(CALL_UNO[seat])
+    window = state.uno_window
+    if window >= 0:
+        out.append(CALL_UNO[seat] if window == seat else CATCH[seat][window])
+    return tuple(out)
 
 
 def legal_actions(state: HandState, seat: int) -> list[Action]:
     """Every action `seat` may take now; each succeeds in `apply`, and every other action raises."""
     if seat == state.turn:
-        return legal_moves(state)
+        return list(legal_moves(state))
     if state.phase == OVER:
         return []
     window = state.uno_window
+    out: list[Action]
     if window < 0:
         out = []
     elif window == seat:
-        out = [_CALL_UNO[seat]]
+        out = [CALL_UNO[seat]]
     else:
-        out = [Catch(seat, window)]
+        out = [CATCH[seat][window]]
     state.offered = tuple(out)
     return out
 
 
-def legal_moves(state: HandState) -> list[Action]:
-    """`legal_actions` of the seat on turn, in the same order (what `step` indexes into); [] once the hand
-    is over."""
-    phase = state.phase
+def legal_moves(state: HandState) -> tuple[Action, ...]:
+    """`legal_actions` of the seat on turn, in the same order, as a tuple (what `step` indexes into); ()
+    once the hand is over. Tuples are shared between states and hands: never rely on their identity."""
     seat = state.turn
-    rules = state.rules
     hand = state.hands[seat]
-    if phase == PLAY and not state.pending:
-        if not rules.challenge and rules.wd4_restriction != "none":
-            out = _enforced_plays(state, seat, hand)
-        else:
-            # the hot path of every simulation: which cards match, by a table for this colour and top card
-            table = _MATCHING[seat][state.discard[-1] * 8 + state.colour] or _matching(state, seat)
-            out = []
-            cards = []  # the matching cards so far: identical copies in the hand are listed once
-            for card in hand:
-                plays = table[card]
-                if plays is not None:
-                    if card in cards:
-                        continue
-                    cards.append(card)
-                    out += plays
-        if not out or (rules.reneging and (state.pile or len(state.discard) > 1)):
-            out.append(_DRAW[seat])
-    elif phase == AFTER_DRAW:
-        suits = rules.deck == "cards"
-        out = [*((_SUIT_TABLES if suits else _UNO_TABLES)[seat] or _play_table(seat, suits))[state.drawn]]
+    rules = state.rules
+    if not state.phase and not state.pending and (rules.challenge or rules.wd4_restriction == "none"):
+        moves = turn_moves(state, seat, hand, rules)
+    else:
+        moves = other_moves(state, seat, hand, rules)
+    state.offered = moves
+    return moves
+
+
+def other_moves(state: HandState, seat: int, hand: list[int], rules: RuleSet) -> tuple[Action, ...]:
+    """The moves of the seat on turn outside `turn_moves`' normal turn."""
+    phase = state.phase
+    if phase == OVER:
+        return ()
+    out: list[Action]
+    if phase == AFTER_DRAW:
+        if state.uno_window < 0 and (len(hand) != 2 or not rules.uno_call or state.uno[seat]):
+            return (PLAYS_AND_PASS if rules.pass_after_draw else PLAYS)[seat][state.drawn]
+        out = [*PLAYS[seat][state.drawn]]
         if rules.pass_after_draw:
-            out.append(_PASS[seat])
+            out.append(PASS[seat])
     elif phase == CHALLENGE:
-        out = [_CHALLENGE[seat], _ACCEPT[seat]]
+        if state.uno_window < 0:
+            return CHALLENGE_OR_ACCEPT[seat]
+        out = [*CHALLENGE_OR_ACCEPT[seat]]
     elif phase == CHOOSE_COLOUR:
         out = [ChooseColour(seat, COLOUR_CODES[c]) for c in rules.colours]
-    elif phase == OVER:
-        return []
+    elif not state.pending:  # a normal turn, the Wild Draw 4 restriction enforced
+        out = _enforced_plays(state, seat, hand)
+        if not out or (rules.reneging and (state.pile or len(state.discard) > 1)):
+            out.append(DRAW[seat])
     else:  # a draw total is pending
         out = []
-        colours = rules.colours
+        plays = PLAYS[seat]
         for card in dict.fromkeys(hand):
             if can_stack(state, card):
                 if KIND[card] == C.WILD_DRAW4 and wd4_enforced(state) and wd4_guilty(state, hand, card):
                     continue
-                out += _plays(seat, card, colours)
-        out.append(_DRAW[seat])
+                out += plays[card]
+        out.append(DRAW[seat])
     if phase <= AFTER_DRAW and len(hand) == 2 and rules.uno_call and not state.uno[seat]:
-        out.append(_CALL_UNO[seat])
+        out.append(CALL_UNO[seat])
     window = state.uno_window
     if window >= 0:
-        out.append(_CALL_UNO[seat] if window == seat else Catch(seat, window))
-    state.offered = tuple(out)
-    return out
+        out.append(CALL_UNO[seat] if window == seat else CATCH[seat][window])
+    return tuple(out)
 
 
 def _enforced_plays(state: HandState, seat: int, hand: list[int]) -> list[Action]:
@@ -159,13 +159,12 @@ def _enforced_plays(state: HandState, seat: int, hand: list[int]) -> list[Action
     out: list[Action] = []
     colour = state.colour
     top_face = FACE[state.discard[-1]]
-    suits = state.rules.deck == "cards"
-    table = (_SUIT_TABLES if suits else _UNO_TABLES)[seat] or _play_table(seat, suits)
+    plays = PLAYS[seat]
     for card in dict.fromkeys(hand):
         if IS_WILD[card] or COLOUR[card] == colour or FACE[card] == top_face >= 0:
             if KIND[card] == C.WILD_DRAW4 and wd4_guilty(state, hand, card):
                 continue
-            out += table[card]
+            out += plays[card]
     return out
 
 

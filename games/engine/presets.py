@@ -50,6 +50,11 @@ PRESET_CHOICES = [
 ]
 
 
+def preset_label(name: str) -> str:
+    """The preset's name as people read it ("UNO, official rules"); the internal name if it has none."""
+    return dict(PRESET_CHOICES).get(name, name)
+
+
 def get_preset(name: str) -> RuleSet:
     try:
         return PRESETS[name]

@@ -5,13 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from . import cards as C
 from .errors import EngineError
 from .state import OVER, HandState
 
+# blank_points -> card id -> the card's points (`RuleSet.card_points`), built once per value
+_POINTS: dict[int, list[int]] = {}
+
 
 def points_in_hands(state: HandState) -> list[int]:
-    rules = state.rules
-    return [sum(rules.card_points(c) for c in hand) for hand in state.hands]
+    blank = state.rules.blank_points
+    points = _POINTS.get(blank)
+    if points is None:
+        points = _POINTS[blank] = [blank if kind == C.BLANK else p for kind, p in zip(C.KIND, C.POINTS, strict=True)]
+    value = points.__getitem__
+    return [sum(map(value, hand)) for hand in state.hands]
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from .decks import deck_cards
 from .errors import RuleError
 from .presets import get_preset
 from .rules import RuleSet
-from .state import PLAY, HandState
+from .state import PLAY, HandState, plain_rules
 
 
 def situation(rules: RuleSet | str, hands: Sequence[Sequence[str]], top: str, *, turn: int = 0,
@@ -66,7 +66,7 @@ def situation(rules: RuleSet | str, hands: Sequence[Sequence[str]], top: str, *,
         if in_force not in rules.colours:
             raise RuleError(f"{colour!r} is not a colour in this game: one of "
                             f"{', '.join(COLOUR_CODES[c] for c in rules.colours)}")
-    state = HandState.__new__(HandState)
+    state = HandState()
     state.rules = rules
     state.seats = seats
     state.hands = held
@@ -91,5 +91,6 @@ def situation(rules: RuleSet | str, hands: Sequence[Sequence[str]], top: str, *,
     state.blocked = False
     state.rng = _generator(seed)
     state.offered = None
+    state.plain = plain_rules(rules)
     state.quiet = False
     return state

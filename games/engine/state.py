@@ -7,24 +7,36 @@ The draw pile is stored with its top at the END of the list (pop is O(1)); expli
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from .cards import CARD_ID, CODE
 from .rules import RuleSet
 
 # Phases: whose move it is is `turn`; the phase says what that move may be.
-PLAY, AFTER_DRAW, CHALLENGE, CHOOSE_COLOUR, OVER = range(5)
-PHASE_NAMES = ("play", "after_draw", "challenge", "choose_colour", "over")
+PLAY: Final = 0
+AFTER_DRAW: Final = 1
+CHALLENGE: Final = 2
+CHOOSE_COLOUR: Final = 3
+OVER: Final = 4
+PHASE_NAMES: Final = ("play", "after_draw", "challenge", "choose_colour", "over")
 
-_FIELDS = ("seats", "hands", "pile", "discard", "colour", "turn", "direction", "dealer", "phase", "pending",
+_FIELDS: Final = ("seats", "hands", "pile", "discard", "colour", "turn", "direction", "dealer", "phase", "pending",
            "pending_from", "resume_after", "drawn", "uno", "uno_window", "wd4_from", "wd4_guilty", "reveals",
            "winner", "stalled", "blocked")
+
+
+def plain_rules(rules: RuleSet) -> bool:
+    """Whether `moves.step` makes the commonest moves itself under these rules: no identical-card skips,
+    Ocho announcements, stacking or drawing until playable, and the Wild Draw 4 restriction left to the
+    challenge (or off)."""
+    return not (rules.identical_card_skips or rules.ocho_announcement or rules.stacking != "off"
+                or rules.draw_until_playable) and (rules.challenge or rules.wd4_restriction == "none")
 
 
 class HandState:
     """One hand in progress. Mutated in place by `apply`; use `copy()` to branch."""
 
-    __slots__ = ("rules", *_FIELDS, "rng", "offered", "quiet")
+    __slots__ = ("rules", *_FIELDS, "rng", "offered", "quiet", "plain")
 
     rules: RuleSet
     seats: int
@@ -53,9 +65,10 @@ class HandState:
     # trusts an action found there by identity and skips re-validating it. Not part of the state's data.
     offered: tuple | None
     quiet: bool  # True only inside `apply(..., events=False)`: the commonest events are not built
+    plain: bool  # `plain_rules(rules)`, read by `moves.step` at every move. Not part of the state's data.
 
     def copy(self) -> HandState:
-        new = HandState.__new__(HandState)
+        new = HandState()
         new.rules = self.rules
         new.seats = self.seats
         new.hands = [h[:] for h in self.hands]
@@ -82,6 +95,7 @@ class HandState:
         new.rng.setstate(self.rng.getstate())
         new.offered = None
         new.quiet = False
+        new.plain = self.plain
         return new
 
     # ---- convenience -------------------------------------------------------------------------------
@@ -119,7 +133,7 @@ class HandState:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> HandState:
-        new = cls.__new__(cls)
+        new = cls()
         new.rules = RuleSet.from_dict(d["rules"])
         for name in _FIELDS:
             setattr(new, name, d[name])
@@ -133,6 +147,7 @@ class HandState:
         new.rng.setstate((version, tuple(internal), gauss))
         new.offered = None
         new.quiet = False
+        new.plain = plain_rules(new.rules)
         return new
 
     def __eq__(self, other: object) -> bool:

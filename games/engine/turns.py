@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from .cards import POINTS
 from .events import TableEvent
 from .state import OVER, HandState
 
@@ -30,6 +31,14 @@ def draw_victim(state: HandState, seat: int, skip: int) -> int:
     return state.next_seat(seat, 1) if victim == seat else victim
 
 
+def points_left(state: HandState) -> list[int]:
+    """The points of the cards in each hand."""
+    if state.rules.blank_cards:
+        points = state.rules.card_points
+        return [sum(map(points, hand)) for hand in state.hands]
+    return [sum(map(POINTS.__getitem__, hand)) for hand in state.hands]
+
+
 def end_hand(state: HandState, winner: int, events: list[TableEvent], blocked: bool = False) -> None:
     state.phase = OVER
     state.winner = winner
@@ -37,7 +46,7 @@ def end_hand(state: HandState, winner: int, events: list[TableEvent], blocked: b
     state.uno_window = -1
     state.pending = 0
     rules = state.rules
-    points = [sum(rules.card_points(c) for c in h) for h in state.hands]
+    points = points_left(state)
     data = {"winner": winner, "blocked": blocked, "points_left": points}
     if rules.partners:
         data["team"] = winner % 2
@@ -46,7 +55,6 @@ def end_hand(state: HandState, winner: int, events: list[TableEvent], blocked: b
 
 def end_blocked(state: HandState, events: list[TableEvent]) -> None:
     """Nobody can play or draw: the hand ends; the lowest count of points in hand wins it."""
-    rules = state.rules
-    points = [sum(rules.card_points(c) for c in h) for h in state.hands]
+    points = points_left(state)
     winner = min(range(state.seats), key=lambda s: (points[s], s))
     end_hand(state, winner, events, blocked=True)

@@ -154,26 +154,30 @@ def test_apply_without_events_reaches_the_same_state(preset, seats):
 
 
 @pytest.mark.parametrize("preset, seats", [("uno-official", 2), ("uno-official", 4), ("uno-400", 3),
-                                           ("uno-classroom", 2), ("ocho-plato", 4), ("ocho-cards", 3)])
+                                           ("uno-classroom", 2), ("ocho-plato", 4), ("ocho-cards", 3),
+                                           ("ocho-plato", 2), ("uno-400", 2)])
 def test_step_makes_the_move_apply_makes(preset, seats):
-    """`step(state, i)` is `apply(state, legal_moves(state)[i])` on the state (no events), move by move,
-    including after another seat's `legal_actions` was asked for (step then lists the turn's own)."""
+    """`step(state, i)` is `apply(state, legal_moves(state)[i])` on the state (no events) and returns
+    `legal_moves` of the new position, move by move, including after another seat's `legal_actions` was
+    asked for (step then lists the turn's own)."""
     from games.engine import action_from_dict, apply, legal_actions, legal_moves, new_hand, step
 
     rng = random.Random(5)
-    for seed in range(6):
+    for seed in range(12):
         loud = new_hand(get_preset(preset), seats, seed=seed)
         fast = loud.copy()
+        moves = legal_moves(fast)
         while not loud.over:
-            moves = legal_moves(fast)
-            assert moves == legal_actions(loud, loud.turn)
+            assert type(moves) is tuple and list(moves) == legal_actions(loud, loud.turn)
             index = rng.randrange(len(moves))
             if rng.random() < 0.2:
                 legal_actions(fast, (fast.turn + 1) % seats)  # offered now lists another seat's actions
             apply(loud, action_from_dict(moves[index].to_dict()))
-            assert step(fast, index) is None
-            assert fast == loud and not fast.quiet and fast.offered is None
-        assert legal_moves(fast) == []
+            moves = step(fast, index)
+            assert fast == loud and not fast.quiet and fast.offered is moves
+            if rng.random() < 0.1:
+                assert legal_moves(fast) == moves
+        assert moves == () and legal_moves(fast) == ()
 
 
 def test_step_refuses_a_move_that_is_not_listed():

@@ -83,3 +83,31 @@ def test_a_copy_plays_on_without_changing_the_original(preset):
     copy.next_hand()
     assert game.to_dict() == before and copy != game
     assert Game.from_dict(json.loads(json.dumps(copy.to_dict()))) == copy
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_step_by_position_plays_the_game_apply_plays(preset):
+    """`Game.step(i)` (the arena's path) leaves the game `apply(legal_moves(hand)[i], events=False)`
+    leaves, move by move, hands scored and games ended the same way; hands dealt without their events
+    (`events=False`, as the arena deals) are the hands dealt with them."""
+    import random
+
+    from games.engine import IllegalAction, legal_moves
+
+    rules = get_preset(preset).with_overrides(target=150)
+    rng = random.Random(preset)
+    for seed in (1, 2):
+        stepped, quiet = Game.start(rules, 3, seed, events=False)
+        applied, loud = Game.start(rules, 3, seed)
+        assert stepped == applied and quiet == [] and loud
+        while not stepped.over:
+            if stepped.hand.over:
+                assert stepped.next_hand(events=False) == [] and applied.next_hand()
+            moves = legal_moves(stepped.hand)
+            i = rng.randrange(len(moves))
+            applied.apply(legal_moves(applied.hand)[i], events=False)
+            stepped.step(i)
+            assert stepped == applied
+        assert applied.over and stepped.results == applied.results
+        with pytest.raises(IllegalAction):
+            stepped.step(0)

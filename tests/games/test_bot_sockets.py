@@ -2,11 +2,14 @@
 its moves are marked as the bot's; a bad or revoked token is refused with 4401. Seats kept for bots (a
 practice game with the student's bot, a bot-league event) take players' moves only through a token."""
 
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
+from access_tokens.revocation import REVOKED_REASON
 from access_tokens.services import create_token, revoke_token
 from access_tokens.websocket import CLOSE_BAD_TOKEN
 from config.asgi import application
@@ -20,14 +23,11 @@ from tournament.services.live_tables import live_game_for
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
-def token_socket(live_id: int, secret: str, *, in_query: bool = False) -> Socket:
+def token_socket(live_id: int, secret: str) -> Socket:
     """A socket as a bot opens it: the token, no cookie, no Origin."""
     socket = Socket(live_id)
-    if in_query:
-        socket.comm = WebsocketCommunicator(application, f"/ws/games/{live_id}/?token={secret}")
-    else:
-        socket.comm = WebsocketCommunicator(application, f"/ws/games/{live_id}/",
-                                            headers=[(b"authorization", f"Bearer {secret}".encode())])
+    socket.comm = WebsocketCommunicator(application, f"/ws/games/{live_id}/",
+                                        headers=[(b"authorization", f"Bearer {secret}".encode())])
     return socket
 
 
@@ -40,14 +40,23 @@ def move_of(state: dict) -> dict:
 async def my_turn(socket: Socket, state: dict) -> dict:
     """Let the built-in bots move (the sweeper, driven here) until seat 0 may act; its newest state."""
     while not (state["view"]["turn"] == 0 and state["view"]["legal_actions"]):
-        await database_sync_to_async(timers.sweep_once)(timezone.now())
-        for _ in range(20):  # a sweep skips a table whose row is busy (the socket opening): sweep again
-            if not await socket.comm.receive_nothing(0.25):
-                break
-            await database_sync_to_async(timers.sweep_once)(timezone.now())
-        state = await socket.receive_until(lambda m, after=state["version"]: m["type"] == "update"
-                                           and m["version"] > after)
+        state = await next_update(socket, state["version"])
     return state
+
+
+async def next_update(socket: Socket, after: int, within: float = 15) -> dict:
+    """Sweep as the sweeper would, every quarter second, until an update newer than `after` reaches the
+    socket. Other frames (presence, `seat_shared`) may come first, and a sweep does nothing before the bot's
+    deadline or while the row is busy (the socket opening), so it sweeps until the update is there."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + within
+    while loop.time() < give_up:
+        await database_sync_to_async(timers.sweep_once)(timezone.now())
+        while not await socket.comm.receive_nothing(0.25):
+            message = await socket.receive(presence=True)
+            if message["type"] == "update" and message["version"] > after:
+                return socket.state  # the update merged into the socket's picture
+    raise AssertionError(f"no update after version {after} within {within} s")
 
 
 async def practice_with_bot(with_my_bot=True):
@@ -80,11 +89,15 @@ async def test_a_token_socket_plays_as_its_user_and_its_moves_are_marked():
     await bot.comm.disconnect()
 
 
-async def test_the_token_may_come_in_the_query_string():
+async def test_a_token_in_the_url_is_refused_with_4401():
+    """URLs end up in proxies' access logs: the header is the only way (docs/bots.md)."""
     user, live, made = await practice_with_bot()
-    bot = token_socket(live.pk, made.secret, in_query=True)
-    assert (await bot.connect())["seat"] == 0
-    await bot.comm.disconnect()
+    comm = WebsocketCommunicator(application, f"/ws/games/{live.pk}/?token={made.secret}")
+    connected, _ = await comm.connect(timeout=10)
+    assert connected
+    closed = await comm.receive_output(timeout=5)
+    assert closed["type"] == "websocket.close" and closed["code"] == CLOSE_BAD_TOKEN
+    assert "Authorization" in closed["reason"] and "URL" in closed["reason"]
 
 
 @pytest.mark.parametrize("secret", ["uno_wrong", "revoked", ""])
@@ -118,12 +131,36 @@ async def test_a_cookie_socket_still_needs_its_origin():
     await behind_password.comm.disconnect()
 
 
-async def test_a_token_for_someone_else_only_watches_and_a_private_game_stays_private():
+async def closed_at_once(comm) -> dict:
+    connected, _ = await comm.connect(timeout=10)
+    assert connected
+    closed = await comm.receive_output(timeout=5)
+    assert closed["type"] == "websocket.close", closed
+    return closed
+
+
+async def test_a_token_opens_only_its_own_tables():
     owner, live, made = await practice_with_bot()
     stranger = await database_sync_to_async(lambda: create_token(make_user("stranger"), "x"))()
-    comm = token_socket(live.pk, stranger.secret).comm
-    connected, code = await comm.connect(timeout=10)
-    assert not connected and code == 4403
+    closed = await closed_at_once(token_socket(live.pk, stranger.secret).comm)  # a private game stays private
+    assert closed["code"] == 4403 and "own tables" in closed["reason"]
+    game, users = await database_sync_to_async(make_tournament_game)(players=2)
+    public = await database_sync_to_async(live_game_for)(game, seed=3)
+    closed = await closed_at_once(token_socket(public.pk, stranger.secret).comm)  # a table anyone may watch
+    assert closed["code"] == 4403 and "own tables" in closed["reason"]
+
+
+async def test_a_read_only_token_shows_the_seat_but_takes_no_move():
+    user, live, made = await practice_with_bot()
+    reader = await database_sync_to_async(create_token)(user, "watcher", ["tables:read"])
+    socket = token_socket(live.pk, reader.secret)
+    state = await socket.connect()
+    assert state["seat"] == 0 and state["view"]["hand"]  # its user's seat, cards and all
+    state = await my_turn(socket, state)
+    await socket.send(move_of(state))
+    refused = await socket.receive_until(lambda m: m["type"] in ("ack", "error"))
+    assert refused["type"] == "error" and refused["code"] == "forbidden" and "only read" in refused["message"]
+    await socket.comm.disconnect()
 
 
 async def test_a_bot_seat_takes_no_move_from_the_browser():
@@ -185,3 +222,45 @@ async def test_at_a_bot_seat_only_the_bots_socket_ends_a_takeover():
     assert not await database_sync_to_async(still_taken_over)()
     for s in (browser, bot):
         await s.comm.disconnect()
+
+
+async def test_revoking_closes_the_open_socket_with_4401_and_why_and_tokens_open_no_other_socket():
+    user, live, made = await practice_with_bot()
+    bot = token_socket(live.pk, made.secret)
+    await bot.connect()
+    await database_sync_to_async(revoke_token)(user, made.token.pk)
+    while (out := await bot.comm.receive_output(timeout=5))["type"] != "websocket.close":
+        pass
+    assert out["code"] == CLOSE_BAD_TOKEN and out["reason"] == REVOKED_REASON
+    other = await database_sync_to_async(create_token)(user, "another")
+    for path in ("/ws/organizer/rounds/1/", "/ws/events/any/", "/ws/events/any/me/", "/ws/health/"):
+        comm = WebsocketCommunicator(application, path,
+                                     headers=[(b"authorization", f"Bearer {other.secret}".encode())])
+        closed = await closed_at_once(comm)
+        assert closed["code"] == 4403 and "only table sockets" in closed["reason"], path
+
+
+async def test_a_second_socket_at_a_seat_the_bot_plays_is_told_so():
+    """The bot plays its owner's seat through its token; the owner's page, or a second socket of the bot
+    (a restarted bot whose old socket lingers), opening at that seat hears `seat_shared` after its state;
+    the first socket, and a page where no bot plays, hear nothing of the kind."""
+    user, live, made = await practice_with_bot()
+    bot = token_socket(live.pk, made.secret)
+    await bot.connect()
+    page = await login_socket(live.pk, user)
+    assert (await page.connect())["seat"] == 0
+    told = await page.receive_until(lambda m: m["type"] == "seat_shared")
+    assert told["token_sockets"] == 1 and "your bot is already playing this seat" in told["message"]
+    second = token_socket(live.pk, made.secret)
+    await second.connect()
+    told = await second.receive_until(lambda m: m["type"] == "seat_shared")
+    assert "another socket of your bot" in told["message"]
+    assert [m for m in await bot.drain(0.3) if m["type"] == "seat_shared"] == []
+    for socket in (bot, page, second):
+        await socket.comm.disconnect()
+
+    practice = await database_sync_to_async(start_practice_game)(user, "uno-official", 2, seed=6, turn_seconds=0)
+    mine = await login_socket(practice.pk, user)
+    await mine.connect()
+    assert [m for m in await mine.drain(0.3) if m["type"] == "seat_shared"] == []
+    await mine.comm.disconnect()

@@ -105,7 +105,7 @@ class HeuristicBot(Bot):
         card = plays[0]["card"]
         keep = _IS_WILD[_CARD_ID[card]] and passing is not None and not self._urgent(view) \
             and len(view["hand"]) < _HOARD_LIMIT
-        if keep:
+        if keep and passing is not None:
             return passing
         return self._pick_colour(plays, view["hand"]) if _IS_WILD[_CARD_ID[card]] else plays[0]
 
@@ -115,7 +115,7 @@ class HeuristicBot(Bot):
             return draw or legal[0]
         hand = view["hand"]
         counts = self._colour_counts(hand)
-        best_colour = max(counts, key=counts.get) if counts else None
+        best_colour = max(counts, key=counts.__getitem__) if counts else None
         seen: set[str] = set()
         best_action, best_score = None, float("-inf")
         for a in plays:

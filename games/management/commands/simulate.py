@@ -2,41 +2,18 @@
 
 from __future__ import annotations
 
-import json
-import time
-
 from django.core.management.base import BaseCommand, CommandError
 
-from games import simulation
+from games import command_line, simulation
 from games.engine import PRESETS
 from games.engine.bots import BOTS
 
 
-class ProgressBar:
-    """A one-line bar redrawn with `\\r` on the command's stderr, finished with a newline."""
-
-    def __init__(self, stream, label: str, width: int = 30) -> None:
-        self.stream, self.label, self.width = stream, label, width
-        self.started = time.perf_counter()
-
-    def __call__(self, done: int, total: int) -> None:
-        filled = self.width * done // max(total, 1)
-        elapsed = time.perf_counter() - self.started
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} "
-                          f"{elapsed:.1f}s", ending="\n" if done >= total else "")
-        self.stream.flush()
-
-
 def parse_override(text: str) -> tuple[str, object]:
-    """NAME=VALUE, the value read as JSON when it is JSON (true, 300, "x") and as text otherwise."""
-    name, sep, raw = text.partition("=")
-    if not sep or not name:
-        raise CommandError(f"--set takes NAME=VALUE (for example partners=true), not {text!r}")
     try:
-        value = json.loads(raw)
-    except json.JSONDecodeError:
-        value = raw
-    return name.strip(), value
+        return command_line.parse_override(text)
+    except ValueError as error:
+        raise CommandError(str(error)) from None
 
 
 class Command(BaseCommand):
@@ -73,7 +50,8 @@ class Command(BaseCommand):
         self.stderr.style_func = None  # a progress bar, not an error: no red on a terminal
 
         def bar(label):
-            return None if opts["no_progress"] else ProgressBar(self.stderr, label)
+            return None if opts["no_progress"] else command_line.ProgressBar(
+                self.stderr, label, write=lambda text: self.stderr.write(text, ending=""))
 
         try:
             stats = simulation.simulate(rules, players, opts["games"], opts["bot"], seed, bar(opts["bot"]))

@@ -17,6 +17,8 @@ LIVE_NEXT_HAND_SECONDS = float(os.environ.get("BENCH_NEXT_HAND_SECONDS", "0.2"))
 if os.environ.get("BENCH_DB_NAME"):
     DATABASES["default"]["NAME"] = os.environ["BENCH_DB_NAME"]
 ALLOWED_HOSTS = [*ALLOWED_HOSTS, "127.0.0.1"]  # noqa: F405
+if os.environ.get("BENCH_ROUND_TRIPS_DIR"):  # each process counts its round trips to PostgreSQL (bench/live_instrument.py)
+    INSTALLED_APPS = [*INSTALLED_APPS, "bench.live_instrument.RoundTripsConfig"]  # noqa: F405
 
 if os.environ.get("BENCH_GC_LOG"):  # each collection over 5 ms, to the server log: wall and CPU time
     import gc

@@ -7,45 +7,50 @@ that viewer may see. The protocol is described in docs/protocol.md.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import time
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.db import DatabaseError, InterfaceError
 
+from access_tokens import socket_watch
+from access_tokens.models import PLAY_TABLES
 from games import db_threads, signals
+from games.frame_encoding import encode
 from games.models import LiveGame
 from games.services import arrival, missed_changes, nudges, presence, resync, snapshots, timers, watchers
 from games.services.broadcast import table_group_name
-from games.services.moves import STALE, UNAVAILABLE, MoveRefused, player_returned, submit_move
+from games.services.moves import STALE, UNAVAILABLE, MoveRefused, player_returned
 from games.services.seats import viewer_of
-from games.socket_messages import MAX_MESSAGE_BYTES, BadMessage, parse_message, utf8_size
+from games.services.socket_moves import play_move
+from games.services.update_frames import Sent, sent_in, update_frames
+from games.socket_limits import FrameLimitsMixin, player_rate, reader_rate
+from games.socket_messages import BadMessage, parse_message
+from games.view_changes import NeedsState
 
 logger = logging.getLogger(__name__)
 DB_ERRORS = (DatabaseError, InterfaceError)  # the database unreachable or the connection lost
 
-CLOSE_MESSAGE_BYTES = 65536  # larger: the socket is closed (4413)
-RATE_LIMIT = (30, 5.0)  # players: at most 30 messages per 5 seconds (setting LIVE_SOCKET_RATE_LIMIT)
-SPECTATOR_RATE_LIMIT = (20, 5.0)  # spectators only sync and ping (setting LIVE_SPECTATOR_RATE_LIMIT)
-FLOOD_FACTOR = 2  # a socket that goes on sending past twice its limit in one window is closed (4429)
-
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
-CLOSE_TOO_LARGE = 4413
-CLOSE_FLOOD = 4429
+GONE_REASON = "this game does not exist any more"
+NOT_YOUR_TABLE_REASON = "an access token opens only its account's own tables"
+READ_ONLY_TOKEN = "this access token may only read your tables: make one that may play (/account/tokens/)"
 
-def _open(live_id: int, user, via_token: bool = False) -> tuple[int | None, dict | None]:
+def _open(live_id: int, user, via_token: bool = False, may_play: bool = True) -> tuple[int | None, dict | None]:
     """(close code, None) or (None, the first `state`): practice games are their owner's only; tournament
-    and exhibition tables anyone may watch. A player opening their table has arrived (`arrival`)."""
+    and exhibition tables anyone may watch, but an access token opens only its user's own tables. A player
+    opening their table has arrived (`arrival`), unless through a token that may only read."""
     snap = snapshots.load_snapshot(live_id)
     if snap is None:
         return CLOSE_NOT_FOUND, None
     if snap.kind == "practice" and not (user is not None and user.is_authenticated and user.pk == snap.owner_id):
         return CLOSE_FORBIDDEN, None
-    snap = arrival.on_open(snap, user, via_token=via_token)
+    if via_token and snap.seat_of(user) is None:
+        return CLOSE_FORBIDDEN, None
+    if may_play:
+        snap = arrival.on_open(snap, user, via_token=via_token)
     state = snapshots.state_message(snap, snap.seat_of(user), snapshots.recent_moves(live_id, snap.version))
     state["connected"] = presence.connected_seats(live_id)
     state["groups"] = _outside_groups(live_id)
@@ -77,21 +82,18 @@ def _state(live_id: int, user) -> dict | None:
     return state
 
 
-def _move(live_id: int, user, version: int, action: dict, move_id: str, via_token: bool):
-    return submit_move(live_id, user, version, action, move_id, via_token=via_token)
-
-
 def _returned(live_id: int, user, via_token: bool) -> bool:
     return player_returned(live_id, user, via_token=via_token)
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(FrameLimitsMixin, AsyncWebsocketConsumer):
     """One socket at a live table. Role and seat are decided by the database on every message and every
     change (an organizer may replace a player while the socket is open)."""
 
     live_id: int = 0
     group: str | None = None
     sent_version: int = 0  # the newest version this socket has been sent
+    sent: Sent | None = None  # what its client holds: the base of its next update (`update_frames`)
     role: str = "spectator"  # as in the last state or update this socket was sent
     connected: list[int] = []  # seats with a player's socket open, as last heard
     watching: bool = False  # opened as a spectator: counted in `games.services.watchers`
@@ -114,17 +116,26 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.viewer = viewer_of(self.user)  # who this socket's updates are for (`game_changed`)
         # Opened with a personal access token (access_tokens.websocket): the player's bot; its moves are marked.
         self.via_token = self.scope.get("access_token_id") is not None
-        self.recent: list[float] = []
+        self.may_play = not self.via_token or PLAY_TABLES in self.scope.get("access_token_scopes", ())
+        # Its token's group: the socket is closed when the token stops being valid (access_tokens.revocation).
+        self.token_group = self.scope.get("access_token_group") or ""
         self.updating = asyncio.Lock()  # one update at a time: a broadcast, a ping's or a missed change's
         self.pings: set[asyncio.Task] = set()  # pings waiting for their answer (`answer_ping`)
+        self.told_unreachable = False  # `answer_ping` told this socket its database is out of reach
         # Join the group before reading the state, so no change falls between the two: a change the
         # state already holds is skipped by its version, a later one arrives as an update.
+        if self.token_group:
+            await self.channel_layer.group_add(self.token_group, self.channel_name)
         self.group = table_group_name(self.live_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        code, state = await db_threads.run(_open, self.live_id, self.user, self.via_token)
+        code, state = await db_threads.run(_open, self.live_id, self.user, self.via_token, self.may_play)
         if code is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
+            if self.via_token:  # a bot reads the code and the reason (a browser's page knows its table)
+                await self.accept()
+                await self.close(code=code, reason=NOT_YOUR_TABLE_REASON if code == CLOSE_FORBIDDEN else None)
+                return
             await self.close(code=code)
             return
         self.watch_group, self.announce_group = state.pop("groups")
@@ -132,20 +143,41 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(self.announce_group, self.channel_name)
         await self.accept()
         self.sent_version = state["version"]
+        self.sent = sent_in(state)
         self.connected = state.pop("connected")
         announcement = state.pop("announcement")
         await self.send_message(state)
         if announcement is not None:
             await self.send_message(announcement)
         if state["seat"] is not None:
-            await self.announce_presence(
-                await db_threads.run(presence.socket_opened, self.live_id, state["seat"], self.channel_name))
+            connected = await db_threads.run(
+                presence.socket_opened, self.live_id, state["seat"], self.channel_name, self.via_token)
+            if connected is None:  # the game was deleted meanwhile (an organizer in the admin)
+                await self.close(code=CLOSE_NOT_FOUND, reason=GONE_REASON)
+                return
+            await self.announce_presence(connected)
+            await self.tell_if_a_bot_plays_here(state["seat"])
         else:  # a spectator: counted among the table's watchers until the socket closes
-            self.watching = True
-            await db_threads.run(watchers.watcher_opened, self.live_id, self.channel_name)
+            self.watching = await db_threads.run(watchers.watcher_opened, self.live_id, self.channel_name)
+            if not self.watching:  # the game was deleted meanwhile
+                await self.close(code=CLOSE_NOT_FOUND, reason=GONE_REASON)
+                return
         timers.ensure_sweeper()
         presence.ensure_heartbeat()  # keeps this worker's presence rows fresh, clears those of dead workers
         missed_changes.watch(self)  # a change whose broadcast never came reaches this socket all the same
+        if self.via_token:  # closed within seconds when its token stops being valid, however that happens
+            socket_watch.watch(self, self.scope["access_token_id"])
+
+    async def tell_if_a_bot_plays_here(self, seat: int) -> None:
+        """A second socket at a seat that the player's bot already plays through its access token is told
+        so (`seat_shared`): both sockets get every update, and a move is taken once, from whichever comes
+        first at its version."""
+        bots = await db_threads.run(presence.token_sockets_at, self.live_id, seat, self.channel_name)
+        if not bots:
+            return
+        text = ("another socket of your bot (the same access token's user) is already playing this seat"
+                if self.via_token else "your bot is already playing this seat through your access token")
+        await self.send_message({"type": "seat_shared", "token_sockets": bots, "message": text})
 
     async def disconnect(self, code) -> None:
         await self.leave_table()
@@ -162,13 +194,28 @@ class GameConsumer(AsyncWebsocketConsumer):
         await super().close(code=code, reason=reason)
 
     async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        """Send unless closed. A client that has just gone is not an error: a broadcast (a presence change,
+        an update) can reach this socket after the client closed and before the server's report of it,
+        and the server then refuses the send (uvicorn: an OSError; Daphne: autobahn's `Disconnected`).
+        The report follows and cleans up as usual (`disconnect`)."""
         if self.closed:
             return
-        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except (OSError, Disconnected):
+            self.closed = True
 
     async def leave_table(self) -> None:
         """Leave the table's groups and drop this socket's presence (once: on close or on disconnect)."""
         missed_changes.unwatch(self)
+        if getattr(self, "via_token", False):
+            socket_watch.unwatch(self, self.scope["access_token_id"])
+        token_group, self.token_group = getattr(self, "token_group", ""), ""
+        if token_group:
+            try:
+                await self.channel_layer.group_discard(token_group, self.channel_name)
+            except Exception:  # noqa: BLE001 - e.g. Redis is down: its group entries expire
+                logger.warning("could not leave the group of an access token", exc_info=True)
         for task in list(getattr(self, "pings", ())):
             task.cancel()
         announce_group, self.announce_group = self.announce_group, ""
@@ -208,10 +255,13 @@ class GameConsumer(AsyncWebsocketConsumer):
             logger.warning("could not announce presence at live game %s", self.live_id, exc_info=True)
         nudges.nudge_soon(self.watch_group, self.live_id)  # the organizer's live round view
 
+    async def access_token_revoked(self, message: dict) -> None:
+        """The socket's token stopped being valid (`access_tokens.revocation`): close it with its code."""
+        await self.close(code=int(message.get("code", CLOSE_FORBIDDEN)), reason=str(message.get("reason", "")))
+
     async def announcement(self, message: dict) -> None:
         """An organizer's announcement to the event (group `announce_group`): shown as a banner."""
-        await self.send_message({"type": "announcement", "text": str(message.get("text", "")),
-                                 "at": message.get("at")})
+        await self.send_message(signals.announcement_frame(message))
 
     async def presence_changed(self, message: dict) -> None:
         self.connected = list(message.get("connected", []))
@@ -224,7 +274,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if game is not None:  # the presence this socket last heard of, on every seat (a copy: shared)
             message["game"] = {**game, "seats": [{**seat, "connected": seat["seat"] in self.connected}
                                                  for seat in game["seats"]]}
-        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        await self.send(text_data=encode(message))
 
     async def send_error(self, code: str, message: str, move_id: str | None = None, version=None) -> None:
         out = {"type": "error", "code": code, "message": message}
@@ -237,40 +287,25 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def send_state(self) -> None:
         state = await db_threads.run(_state, self.live_id, self.user)
         if state is None:
-            await self.send_error("not_found", "this game does not exist any more")
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.send_error("not_found", GONE_REASON)
+            await self.close(code=CLOSE_NOT_FOUND, reason=GONE_REASON)
             return
-        self.sent_version = max(self.sent_version, state["version"])
+        if state["version"] >= self.sent_version:
+            self.sent_version, self.sent = state["version"], sent_in(state)
         self.connected = state.pop("connected")
         await self.send_message(state)
 
-    def rate_limit(self) -> tuple[int, float]:
+    def frame_rate(self) -> tuple[int, float]:
         """(messages, seconds) for this socket's role: players and spectators have their own limits."""
-        if self.role == "player":
-            return getattr(settings, "LIVE_SOCKET_RATE_LIMIT", RATE_LIMIT)
-        return getattr(settings, "LIVE_SPECTATOR_RATE_LIMIT", SPECTATOR_RATE_LIMIT)
+        return player_rate() if self.role == "player" else reader_rate()
 
-    def _count(self) -> int:
-        """Count this message; the number of messages in the current window."""
-        limit, window = self.rate_limit()
-        now = time.monotonic()
-        self.recent = [t for t in self.recent if now - t < window]
-        self.recent.append(now)
-        return len(self.recent)
+    async def send_rate_error(self, reason: str) -> None:
+        await self.send_error("rate_limited", reason)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         if self.closed:  # frames the client sent before it heard of the close
             return
-        size = utf8_size(text_data) if text_data is not None else len(bytes_data or b"")
-        if size > CLOSE_MESSAGE_BYTES:
-            await self.close(code=CLOSE_TOO_LARGE, reason=f"message too large (limit {MAX_MESSAGE_BYTES} bytes)")
-            return
-        count, (limit, window) = self._count(), self.rate_limit()
-        if count > limit * FLOOD_FACTOR:
-            await self.close(code=CLOSE_FLOOD, reason=f"too many messages (limit {limit} per {window:g} s)")
-            return
-        if count > limit:
-            await self.send_error("rate_limited", "too many messages; slow down")
+        if await self.frame_refused(text_data, bytes_data):  # too large, too many (`games.socket_limits`)
             return
         try:
             message = parse_message(text_data, bytes_data)
@@ -284,8 +319,11 @@ class GameConsumer(AsyncWebsocketConsumer):
                 self.pings.add(task)
                 task.add_done_callback(self.pings.discard)
             elif kind == "sync":
-                await db_threads.run(_returned, self.live_id, self.user, self.via_token)
+                if self.may_play:
+                    await db_threads.run(_returned, self.live_id, self.user, self.via_token)
                 await self.send_state()
+            elif not self.may_play:
+                await self.send_error("forbidden", READ_ONLY_TOKEN, message.get("id") or None)
             else:
                 await self.handle_move(message)
         except DB_ERRORS:  # the database is briefly unreachable: say so, keep the socket
@@ -294,20 +332,29 @@ class GameConsumer(AsyncWebsocketConsumer):
                                   "applied, try again", message.get("id") or None)
 
     async def answer_ping(self, echo) -> None:
-        """Send what this socket missed (a lost broadcast), then the `pong`. The stored version comes with
-        the worker's next check of its tables (`resync`: up to half a second), so this runs beside the
-        socket's other messages: a move sent just after the page's keep-alive does not wait for it."""
+        """The `pong` at once (it says the socket is alive, whatever the database), then what this socket
+        missed (a lost broadcast). The stored version comes with the worker's next check of its tables
+        (`resync`: up to half a second), so this runs beside the socket's other messages: a move sent just
+        after the page's keep-alive does not wait for it. If the database cannot be read, the socket is
+        told so once, until a reading succeeds again."""
+        await self.send_message({"type": "pong", "echo": echo})
         stored = await resync.stored_version(self.live_id)
+        if stored is resync.UNREACHABLE:
+            if not self.told_unreachable:
+                self.told_unreachable = True
+                await self.send_error(UNAVAILABLE, "the server cannot reach its database just now: this "
+                                      "table catches up by itself when it is back")
+            return
+        self.told_unreachable = False
         if stored is not None and stored > self.sent_version:
             await self.game_changed({"version": stored})
-        await self.send_message({"type": "pong", "echo": echo})
 
     async def handle_move(self, message: dict) -> None:
         move_id = message["id"]
         try:
-            async with db_threads.in_arrival_order(self.live_id):
-                done = await db_threads.run(_move, self.live_id, self.user, message["version"],
-                                                message["action"], move_id, self.via_token)
+            async with db_threads.in_arrival_order(self.live_id):  # stored in one statement, or on a thread
+                done = await play_move(self.live_id, self.user, message["version"], message["action"], move_id,
+                                       via_token=self.via_token)
         except MoveRefused as refused:
             await self.send_error(refused.code, refused.message, move_id, refused.version)
             if refused.code == STALE:
@@ -328,7 +375,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def game_changed(self, message: dict) -> None:
         """Group message "changed, version N": send this viewer what changed, as it may see it. Built from
         this process's snapshots (its own change, or another process's replayed from the message), else
-        from one database read per process for all its sockets at the table."""
+        from one database read per process for all its sockets at the table; each distinct frame built
+        once per process and shared by the sockets of the same viewer (`update_frames`)."""
         version = message.get("version", 0)
         change = message.get("change")
         if change is not None:  # made by another process: replayed here once, no database read
@@ -336,17 +384,32 @@ class GameConsumer(AsyncWebsocketConsumer):
         async with self.updating:
             if version <= self.sent_version:
                 return
-            found = snapshots.cached_updates(self.live_id, self.sent_version, version, self.viewer)
+            found = snapshots.cached_changes(self.live_id, self.sent_version, version)
             if found is None:
                 try:
-                    snap, moves = await db_threads.load_changes(self.live_id, self.sent_version, version)
+                    found = await db_threads.load_changes(self.live_id, self.sent_version, version)
                 except DB_ERRORS:  # the next change, or the check for missed changes, catches this socket up
                     logger.warning("could not read live game %s for an update", self.live_id, exc_info=True)
                     return
-                if snap is None:
+                if found[0] is None:
                     return
-                found = snapshots.updates_from(snap, moves, self.sent_version, self.viewer)
-            newest, messages = found
-            for out in messages:
-                await self.send_message(out)
-            self.sent_version = max(self.sent_version, newest)
+            snap, moves = found
+            seat = snap.seat_of(self.viewer)
+            if snap.version - self.sent_version > snapshots.MAX_CATCH_UP:  # `moves` is its log
+                state = snapshots.state_message(snap, seat, moves)
+                self.sent_version, self.sent = snap.version, sent_in(state)
+                await self.send_message(state)
+                return
+            try:
+                if self.sent is None or seat != self.sent.seat:
+                    raise NeedsState  # a new role or seat (an organizer's change): the whole picture
+                self.sent, texts = update_frames(snap, moves, self.sent, tuple(self.connected))
+            except NeedsState:
+                try:
+                    await self.send_state()
+                except DB_ERRORS:  # the next change, or the check for missed changes, catches this socket up
+                    logger.warning("could not read live game %s for a state", self.live_id, exc_info=True)
+                return
+            for text in texts:
+                await self.send(text_data=text)
+            self.sent_version = max(self.sent_version, self.sent.version)

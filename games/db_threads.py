@@ -19,6 +19,7 @@ thread; the awaiting caller resumes once they are sent.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import functools
 import threading
 import weakref
@@ -70,6 +71,23 @@ async def run(func, /, *args, **kwargs):
         if size <= 1:
             return await sync_to_async(job)(*args, **kwargs)
         return await sync_to_async(job, thread_sensitive=False, executor=_executor(size))(*args, **kwargs)
+
+
+_background: ThreadPoolExecutor | None = None
+
+
+def in_background(func, /, *args) -> concurrent.futures.Future:
+    """`func(*args)` on a thread of its own for a caller that does not wait for it: a future to watch.
+
+    Not one of the threads `run` uses: asgiref leaves the event loop of the last `sync_to_async` call in
+    such a thread's locals, and an `async_to_sync` there (a channel-layer send) would be handed to that
+    loop, which may be busy waiting for this very work or already closed. On its own thread the send
+    goes from a loop of its own, and the work runs to its end whatever became of the caller's loop."""
+    global _background
+    with _pool_lock:
+        if _background is None:
+            _background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-background")
+    return _background.submit(_with_fresh_connections(func), *args)
 
 
 _loads: dict[tuple, asyncio.Future] = {}

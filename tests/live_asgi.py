@@ -101,12 +101,31 @@ def serve(port: int, db_name: str, overrides: dict) -> None:
     import django
 
     django.setup()
-    from daphne.server import Server
-
     from config.asgi import application
+
+    if os.environ.get("LIVE_ASGI_SERVER") == "uvicorn":
+        serve_uvicorn(application, port)
+        return
+    from daphne.server import Server
 
     Server(application=application, endpoints=[f"tcp:port={port}:interface=127.0.0.1"],
            signal_handlers=True, verbosity=0).run()
+
+
+def serve_uvicorn(application, port: int) -> None:
+    """uvicorn with the options of `make prod` (Makefile): proxy headers trusted from FORWARDED_ALLOW_IPS
+    (uvicorn's default: 127.0.0.1) and its own websocket frame limit."""
+    import uvicorn
+
+    uvicorn.run(application, host="127.0.0.1", port=port, ws="websockets-sansio", ws_per_message_deflate=False,
+                ws_max_size=makefile_ws_max_size(), proxy_headers=True, access_log=False, log_level="warning")
+
+
+def makefile_ws_max_size() -> int:
+    """The `--ws-max-size` that `make prod` gives uvicorn."""
+    import re
+
+    return int(re.search(r"--ws-max-size (\d+)", (ROOT / "Makefile").read_text()).group(1))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -138,6 +157,12 @@ if pytest is not None:
             "LIVE_BOT_THINK_SECONDS": [0.05, 0.15],
             "LIVE_NEXT_HAND_SECONDS": 30,
             "LIVE_SWEEP_INTERVAL": 0.05,
+            # One test client opens many sockets from one address: the caps have their own tests
+            # (tests/games/test_socket_caps.py), which set them low.
+            "SOCKET_OPEN_RATE": [100_000, 1.0],
+            "SOCKET_MAX_OPEN_PER_ADDRESS": 100_000,
+            "SOCKET_MAX_OPEN_PER_ACCOUNT": 100_000,
+            "LIVE_PRACTICE_STARTS_PER_ADDRESS": [100_000, 1],  # (tests/games/test_practice_caps.py)
         }
 
     @pytest.fixture(scope="session")
@@ -204,3 +229,22 @@ if pytest is not None:
         finally:
             for server in started:
                 server.stop()
+
+    @pytest.fixture
+    def live_uvicorn(live_asgi_database_cleanup, transactional_db):
+        """``start(settings=None, forwarded_allow_ips="127.0.0.1", **environ)``: uvicorn as `make prod` runs
+        it (``serve_uvicorn``) on the test database, trusting proxy headers from those addresses only;
+        every server started is stopped at the end."""
+        from django.db import connection
+
+        started: list[LiveASGIServer] = []
+
+        def start(settings: dict | None = None, forwarded_allow_ips: str = "127.0.0.1", **environ) -> LiveASGIServer:
+            server = LiveASGIServer(str(connection.settings_dict["NAME"]), settings, {
+                "LIVE_ASGI_SERVER": "uvicorn", "FORWARDED_ALLOW_IPS": forwarded_allow_ips, **environ})
+            started.append(server)
+            return server.start()
+
+        yield start
+        for server in started:
+            server.stop()

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from bench.live.tables import Table
 from games.hidden_cards import private_codes
+from games.view_changes import merge_fields
 
 PASSIVE = {"catch", "call_uno"}  # never sent by the bench clients: they would race the mover
 
@@ -23,6 +24,8 @@ class Stats:
     errors: dict[str, int] = field(default_factory=dict)
     frames: int = 0
     frame_bytes: int = 0
+    updates: int = 0  # `update` frames, of `update_bytes` in all
+    update_bytes: int = 0
     gaps: int = 0
     duplicates: int = 0
     closed: int = 0  # sockets the server closed during the phase (its table stops playing)
@@ -110,7 +113,11 @@ class Client:
                 if version != self.version + 1:
                     self.stats.gaps += 1
                 self.version = version
-                self.view = message.get("view")
+                self.stats.updates += 1
+                self.stats.update_bytes += len(raw)
+                if "view" in message:  # the fields that moved, merged into the view (docs/protocol.md)
+                    fields = message["view"]
+                    self.view = None if fields is None else merge_fields(self.view or {}, fields)
                 if self.seat is None or version not in self.acked:
                     self.clock.saw(version, self.stats, at)
             elif kind == "ack":

@@ -24,13 +24,15 @@ def report(name: str, stats: Stats, elapsed: float, moves: int, usage: dict) -> 
         "duplicates": stats.duplicates, "unanswered": getattr(stats, "unanswered", 0), "closed": stats.closed,
         "pong_p99": pct(stats.pong_ms, 99), "pings": len(stats.pong_ms),
         "frames": stats.frames, "bytes_per_frame": stats.frame_bytes / stats.frames if stats.frames else 0,
+        "updates": stats.updates, "bytes_per_update": stats.update_bytes / stats.updates if stats.updates else 0,
         **usage,
     }
     print(f"{name:6} {row['moves_per_s']:9.1f} moves/s ({moves} moves in {elapsed:.1f} s)  "
           f"ack p50/p95/p99 {row['ack_p50']:.1f}/{row['ack_p95']:.1f}/{row['ack_p99']:.1f} ms  "
           f"everyone p50/p95/p99 {row['all_p50']:.1f}/{row['all_p95']:.1f}/{row['all_p99']:.1f} ms")
     print(f"       errors {row['errors'] or 0}, gaps {row['gaps']}, duplicates {row['duplicates']}, "
-          f"unanswered {row['unanswered']}, closed by the server {row['closed']}, {row['frames']} frames of {row['bytes_per_frame']:.0f} B on average"
+          f"unanswered {row['unanswered']}, closed by the server {row['closed']}, {row['frames']} frames of {row['bytes_per_frame']:.0f} B on average "
+          f"(its {row['updates']} updates: {row['bytes_per_update']:.0f} B)"
           + (f"; {row['pings']} pings answered, p99 {row['pong_p99']:.0f} ms" if row["pings"] else ""))
     print("       CPU (share of one core) / RSS: " + ", ".join(
         f"{k} {v['cpu']:.0%} / {v['rss_before']:.0f}->{v['rss']:.0f} MiB" for k, v in usage["usage"].items()))
@@ -41,6 +43,17 @@ def report(name: str, stats: Stats, elapsed: float, moves: int, usage: dict) -> 
             row["wal_bytes_per_move"] = usage["wal_bytes"] / moves
             line += f"; the database wrote {row['wal_bytes_per_move']:,.0f} B per move (write-ahead log)"
         print(f"       CPU per move: {line}")
+    if moves and "round_trips" in usage:
+        trips = usage["round_trips"]
+        row["round_trips_per_move"] = trips["all"] / moves
+        row["round_trips_in_move"] = trips["in_moves"] / trips["moves"] if trips["moves"] else 0.0
+        taken = trips["move_sql"]
+        print(f"       database round trips: {row['round_trips_per_move']:.2f} per stored move in all (every server "
+              f"process: moves, deals, presence, checks), {row['round_trips_in_move']:.2f} inside a player's move "
+              f"({trips['moves']} moves: {taken.get('stored', 0)} stored in one statement, "
+              + ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in sorted(taken.items()) if k != "stored" and n)
+              + (", " if any(n for k, n in taken.items() if k != "stored") else "")
+              + "the rest through the ORM path)")
     print(f"       machine: CPUs busy {usage['machine_busy']:.0%} of one core's worth (all programs, /proc/stat), "
           f"load average {usage['load_average'][0]:.1f} -> {usage['load_average'][1]:.1f}; "
           f"the workers' threads were runnable but waiting for a CPU {usage['workers_waiting_for_cpu']:.0%} "

@@ -17,6 +17,7 @@ from bench.live.processes import measure, pids_named, rss_mib, settle
 from bench.live.report import report
 from bench.live.server import Site
 from bench.live.tables import Table, check_database, create_tables, django_setup
+from bench.live_instrument import read_round_trips
 
 
 def wal_position() -> int | None:
@@ -35,7 +36,30 @@ def wal_position() -> int | None:
         connection.close()
 
 
-async def bench(args, url: str, tables: list[Table], watchers: list[str], site: Site | None) -> tuple[list[dict], list[Client]]:
+def database_sessions():
+    """A function listing the process ids of PostgreSQL's sessions on the bench's database (the site's
+    connections), through a connection of its own; None on another database."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return None
+    import psycopg
+
+    from games.services.move_sql import connection_kwargs
+
+    conn = psycopg.connect(**connection_kwargs())
+
+    def pids() -> list[int]:
+        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                            "AND pid <> pg_backend_pid()").fetchall()
+        return [pid for (pid,) in rows]
+    return pids
+
+
+async def bench(args, url: str, tables: list[Table], watchers: list[str], site: Site | None,
+                phases: list[tuple[str, bool]]) -> tuple[list[dict], list[Client]]:
+    """Run `phases` ((name, relay) each) against the site at `url`; the figures of each and the game
+    phase's clients."""
     base_ws = url.replace("http", "ws", 1).rstrip("/")
     origin = url.rstrip("/")
     groups = {"harness": [os.getpid()]}
@@ -48,8 +72,10 @@ async def bench(args, url: str, tables: list[Table], watchers: list[str], site: 
     for label, name in (("postgres", "postgres"), ("redis", "redis-server")):
         if pids_named(name):  # local servers only
             groups[label] = functools.partial(pids_named, name)
+    if "postgres" in groups and (sessions := database_sessions()) is not None:
+        # The server's other databases (other work on a shared machine) count in "postgres", not here.
+        groups["postgres (this database)"] = sessions
     rows, game_clients = [], []
-    phases = ([] if args.no_game else [("game", False)]) + ([] if args.no_relay else [("relay", True)])
     for name, relay in phases:
         started = time.perf_counter()
         rss_before = rss_mib(groups["workers"]) if "workers" in groups else 0.0
@@ -63,6 +89,8 @@ async def bench(args, url: str, tables: list[Table], watchers: list[str], site: 
             await settle(groups.get("workers"))
             timing["settle_s"] = time.perf_counter() - settled
             timing["done"] = measure(groups)
+            if site is not None:
+                timing["trips"] = read_round_trips(site.round_trips_dir)
 
         wal_before = await asyncio.to_thread(wal_position)
         stats, clients, elapsed, moves = await run_phase(base_ws, origin, tables, watchers, relay=relay,
@@ -70,8 +98,17 @@ async def bench(args, url: str, tables: list[Table], watchers: list[str], site: 
                                                          in_step=args.in_step, connected=connected, ping=args.ping)
         usage = timing["done"]()
         usage["connect"] = {"open_s": timing["open_s"], "settle_s": timing["settle_s"]}
+        if "trips" in timing:  # the processes write their counts every 0.2 s
+            await asyncio.sleep(0.5)
+            after, before = read_round_trips(site.round_trips_dir), timing["trips"]
+            usage["round_trips"] = {
+                "all": after["round_trips"] - before["round_trips"], "moves": after["moves"] - before["moves"],
+                "in_moves": after["in_moves"] - before["in_moves"],
+                "move_sql": {k: n - before["move_sql"].get(k, 0) for k, n in after["move_sql"].items()}}
         if wal_before is not None:  # bytes the database wrote (its write-ahead log) during the phase
             usage["wal_bytes"] = await asyncio.to_thread(wal_position) - wal_before
+        if "workers" in groups:
+            usage["worker_pids"] = list(groups["workers"])
         if "rss_open" in timing:
             sockets = len(clients)
             usage["socket_memory"] = {"sockets": sockets, "rss_before_mib": rss_before, "rss_open_mib": timing["rss_open"],
@@ -124,15 +161,24 @@ def main(argv: list[str] | None = None) -> int:
     print(f"setup: {len(tables)} live games, {args.tables * args.seats + args.spectators} sessions "
           f"in {time.perf_counter() - t0:.1f} s")
     connection.close()  # no connection held open (and no transaction) while the server runs
-    site = None
-    if not args.url:
+    phases = ([] if args.no_game else [("game", False)]) + ([] if args.no_relay else [("relay", True)])
+    rows, clients = [], []
+    if args.url:
+        rows, clients = asyncio.run(bench(args, args.url, tables, watchers, None, phases))
+    else:
+        # Each phase gets workers of its own, started afresh: its memory per socket is measured from the
+        # same starting point (a worker keeps memory a phase before it grew into).
         db_name = str(settings.DATABASES["default"]["NAME"])
-        site = Site(args.workers, args.server, db_name, deflate=args.ws_deflate, proxy=args.proxy).start()
-    try:
-        rows, clients = asyncio.run(bench(args, args.url or f"http://127.0.0.1:{site.port}", tables, watchers, site))
-    finally:
-        if site is not None:
-            site.stop()
+        for phase in phases:
+            site = Site(args.workers, args.server, db_name, deflate=args.ws_deflate, proxy=args.proxy).start()
+            try:
+                phase_rows, phase_clients = asyncio.run(
+                    bench(args, f"http://127.0.0.1:{site.port}", tables, watchers, site, [phase]))
+            finally:
+                site.stop()
+            rows += phase_rows
+            if not phase[1]:
+                clients = phase_clients
     problems = check_database(tables, clients)
     for row in rows:
         if row["gaps"] or row["duplicates"] or row["unanswered"] or row["closed"]:
@@ -141,6 +187,10 @@ def main(argv: list[str] | None = None) -> int:
     acked = sum(len(c.acked) for c in clients)
     if len(rows) > 1 and rows[1]["moves_per_s"]:
         print(f"ratio  game/relay moves/s {rows[0]['moves_per_s'] / rows[1]['moves_per_s']:.2f}")
+        memory = [row.get("socket_memory", {}).get("kib_per_socket") for row in rows[:2]]
+        if None not in memory and memory[1] > 0:
+            print(f"ratio  game/relay workers' memory per socket {memory[0]:.0f} / {memory[1]:.0f} KiB = "
+                  f"{memory[0] / memory[1]:.2f} (each phase in workers started afresh)")
     print(f"check  {acked} acknowledged moves against the database, {len(clients)} sockets' cards: "
           + ("OK" if not problems else "FAILED"))
     for problem in problems:

@@ -45,6 +45,9 @@ class Site:
         if not self.own_sweeper:
             self.env["BENCH_SWEEPER_IN_PROCESS"] = "1"
         self.processes: list[subprocess.Popen] = []
+        # Each server process writes its round trips to PostgreSQL here (bench/live_instrument.py).
+        self.round_trips_dir = tempfile.mkdtemp(prefix="bench-round-trips-")
+        self.env["BENCH_ROUND_TRIPS_DIR"] = self.round_trips_dir
         self.log = open(Path(tempfile.gettempdir()) / f"bench-live-{os.getpid()}.log", "w")
 
     def start(self) -> Site:
@@ -134,6 +137,7 @@ class Site:
         if self.nginx_prefix is not None:
             shutil.rmtree(self.nginx_prefix, ignore_errors=True)
             self.nginx_prefix = None
+        shutil.rmtree(self.round_trips_dir, ignore_errors=True)
         if not self.log.closed:
             self.log.close()
 
@@ -163,7 +167,7 @@ http {{
         proxy_http_version 1.1;
         location / {{
             proxy_pass http://site;
-            proxy_set_header Host $host;
+            proxy_set_header Host $http_host;
             proxy_set_header Upgrade $http_upgrade;
             proxy_set_header Connection $connection_upgrade;
             proxy_read_timeout 1h;

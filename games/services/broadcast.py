@@ -53,14 +53,20 @@ def carries_changes() -> bool:
 def announce_on_commit(live_game_id: int, version: int, change: Callable[[], dict] | None = None) -> None:
     """Send "changed, version N" to the table's group once the current transaction commits; with
     `change` (called only if needed) the change itself travels with it (`carries_changes`)."""
-    message = {"type": GAME_CHANGED, "version": version}
-    if change is not None and carries_changes():
-        message["change"] = change()
+    message = changed_message(version, change)
     announcer = getattr(_current, "announcer", None)
     if announcer is not None:
         transaction.on_commit(lambda: announcer.committed(live_game_id, message))
     else:
         transaction.on_commit(lambda: _send(live_game_id, message))
+
+
+def changed_message(version: int, change: Callable[[], dict] | None = None) -> dict:
+    """The group message "changed, version N", with the change itself when it must travel (`carries_changes`)."""
+    message = {"type": GAME_CHANGED, "version": version}
+    if change is not None and carries_changes():
+        message["change"] = change()
+    return message
 
 
 def _send(live_game_id: int, message: dict) -> None:

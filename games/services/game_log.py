@@ -10,11 +10,18 @@ The move path does not replay on every move: each process keeps the newest game 
 roll back), changes it, and keeps it again once the transaction has committed. A process that lacks the
 version (restarted, or another process made the last move) copies it from its snapshot cache, else
 loads the checkpoint and replays.
+
+Beside each game it keeps the table's `TableFacts`: what a move needs of the game's row besides the
+snapshot of its version (the columns that never change, `seats_version` and the last checkpoint's
+version), as the last change this process stored read them. A move stored in one statement
+(`games.services.move_sql`) checks in that statement that `version` and `seats_version` are still what it
+built on.
 """
 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 
 import cachetools
 from django.db import transaction
@@ -26,34 +33,87 @@ CHECKPOINT_EVERY = 100  # engine actions between stored checkpoints: bounds what
 TABLES_KEPT = 4096  # newest games kept per process (an evicted one is loaded again from its log)
 
 _games: cachetools.LRUCache = cachetools.LRUCache(TABLES_KEPT)  # live id -> (version, engine.Game)
+_facts: cachetools.LRUCache = cachetools.LRUCache(TABLES_KEPT)  # live id -> TableFacts
 _lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """A live game's row as a move needs it beyond the snapshot of its version: the columns that never
+    change once the game exists, `seats_version` (whatever changed who may act without a new version)
+    and `checkpoint_version`, as read at `version` under the row's lock. Newer versions keep the same
+    facts unless a checkpoint was written (then `checkpoint_version` is behind: a move that relies on it
+    only ever stores a checkpoint too early, never too late) or `seats_version` moved (which the
+    one-statement move checks)."""
+    live_id: int
+    version: int
+    kind: str
+    seat_count: int
+    token_moves_only: bool
+    watch_group: str
+    seats_version: int
+    checkpoint_version: int
+
+
+def facts_of(live: LiveGame) -> TableFacts:
+    return TableFacts(live.pk, live.version, live.kind, live.seat_count, live.token_moves_only, live.watch_group,
+                      live.seats_version, live.checkpoint_version)
+
+
+def facts(live_id: int) -> TableFacts | None:
+    with _lock:
+        return _facts.get(live_id)
 
 
 def take(live_id: int, version: int) -> engine.Game | None:
     """The kept game of table `live_id` if it is at `version`, removed from the cache (the caller owns
     it now and gives it back with `keep_on_commit`)."""
     with _lock:
-        found = _games.pop(live_id, None)
-    if found is None or found[0] != version:
-        return None
-    return found[1]
+        found = _games.get(live_id)
+        if found is None or found[0] > version:  # a newer game stays for the moves that act on it
+            return None
+        del _games[live_id]
+    return found[1] if found[0] == version else None
 
 
-def keep_on_commit(live_id: int, version: int, game: engine.Game) -> None:
-    """Keep `game` as table `live_id`'s game at `version` once the current transaction commits."""
-    transaction.on_commit(lambda: keep(live_id, version, game))
+def keep_on_commit(live_id: int, version: int, game: engine.Game, facts: TableFacts | None = None) -> None:
+    """Keep `game` as table `live_id`'s game at `version` (and the row's `facts`) once the current
+    transaction commits."""
+    transaction.on_commit(lambda: keep(live_id, version, game, facts))
 
 
-def keep(live_id: int, version: int, game: engine.Game) -> None:
+def keep(live_id: int, version: int, game: engine.Game, facts: TableFacts | None = None) -> None:
     with _lock:
         held = _games.get(live_id)
         if held is None or held[0] < version:
             _games[live_id] = (version, game)
+        if facts is not None:
+            _keep_facts(facts)
+
+
+def keep_facts(live: LiveGame) -> None:
+    """Keep the facts of `live` as just read (its seat holders read after it: `seats_version` must not be
+    newer than the holders a move relies on), unless newer ones are kept."""
+    with _lock:
+        _keep_facts(facts_of(live))
+
+
+def _keep_facts(facts: TableFacts) -> None:
+    known = _facts.get(facts.live_id)
+    if known is None or known.version <= facts.version:
+        _facts[facts.live_id] = facts
+
+
+def forget_facts(live_id: int) -> None:
+    """Forget what this process knows of table `live_id`'s row (its next move reads it again)."""
+    with _lock:
+        _facts.pop(live_id, None)
 
 
 def forget_all() -> None:
     with _lock:
         _games.clear()
+        _facts.clear()
 
 
 def load(live: LiveGame) -> engine.Game:

@@ -12,9 +12,9 @@ from django.conf import settings
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
-from games import engine
+from games import engine, signals
 from games.models import LiveGame, LiveMove
-from games.services import fairness
+from games.services import fairness, first_moves, practice_caps
 from games.services.moves import deal_next_hand, engine_game, lock_live_game, store_change, store_notice
 from games.services.seats import seat_holders
 
@@ -105,22 +105,27 @@ def check_practice_setup(preset: str, opponents: int, bot_kind: str) -> engine.R
 
 def start_practice_game(user, preset: str, opponents: int, bot_kind: str = "heuristic",
                         seed: int | None = None, turn_seconds: int | None = None, *, with_my_bot: bool = False,
-                        target: int | None = None) -> LiveGame:
+                        target: int | None = None, address: str | None = None) -> LiveGame:
     """A private game of `user` (seat 0) against `opponents` bots. `with_my_bot`: seat 0 is played by
     the user's own bot, whose moves come only through the user's access token. `target`: the points that
-    end the game, if not the preset's (a short game)."""
+    end the game, if not the preset's (a short game). Within the caps of `practice_caps` (`address`: the
+    client's, when started from a page), else `PracticeCapReached`."""
     rules = check_practice_setup(preset, opponents, bot_kind)
+    practice_caps.count_start(address)
     if target is not None:
         rules = rules.with_overrides(target=target)
     if turn_seconds is None:
         turn_seconds = getattr(settings, "LIVE_PRACTICE_TURN_SECONDS", DEFAULT_PRACTICE_TURN_SECONDS)
     who = "Your bot" if with_my_bot else "Practice"
     live = LiveGame(kind=LiveGame.Kind.PRACTICE, owner=user, seat_count=opponents + 1,
-                    title=f"{who}: {rules.preset} against {opponents} bot{'s' if opponents > 1 else ''}",
+                    title=f"{who}: {engine.preset_label(rules.preset)} against {opponents} bot{'s' if opponents > 1 else ''}",
                     bot_kinds=[""] + [bot_kind] * opponents, turn_seconds=turn_seconds,
                     missed_turns_before_bot=3, token_moves_only=with_my_bot)
     with transaction.atomic():
-        return _start(live, rules, seed)
+        practice_caps.check_running(user)
+        live = _start(live, rules, seed)
+        signals.practice_started.send(sender=LiveGame, live_game=live)
+        return live
 
 
 def create_demo_bot_table(seats: int = 4, preset: str = "uno-official", bot_kind: str = "heuristic",
@@ -130,7 +135,7 @@ def create_demo_bot_table(seats: int = 4, preset: str = "uno-official", bot_kind
 
     It plays `preset`, or `rules` when given (an event's rules: the caller names the table in `title`)."""
     rules = rules or engine.get_preset(preset)
-    title = title or f"Exhibition: {rules.preset}, {seats} bots"
+    title = title or f"Exhibition: {engine.preset_label(rules.preset)}, {seats} bots"
     rules.check_seats(seats)
     live = LiveGame(kind=LiveGame.Kind.EXHIBITION, seat_count=seats, title=title, bot_kinds=[bot_kind] * seats,
                     turn_seconds=0, missed_turns_before_bot=0)
@@ -188,7 +193,8 @@ def tournament_seat_changed(tournament_game, game_seat: int, text: str) -> LiveG
     """The tournament changed who holds a seat of `tournament_game` (a no-show replaced by a reserve or a bot; call
     inside that change's transaction, after the seat is saved). Stored as a notice (a new version, `text`
     shown in the table's log) so every socket at the table reads the seat's new holder at once, and the
-    clock follows (a bot seat on turn is played by the sweeper). None if the game has no live table."""
+    clock follows (a bot seat on turn is played by the sweeper); the seat's first own move is the new
+    holder's to make (`first_moves`). None if the game has no live table."""
     pk = LiveGame.objects.filter(game_id=tournament_game.pk).values_list("pk", flat=True).first()
     if pk is None:
         return None
@@ -200,6 +206,7 @@ def tournament_seat_changed(tournament_game, game_seat: int, text: str) -> LiveG
     data = {"game_seat": game_seat, "text": text}
     if game.hand is not None and not game.hand.over and game_seat in live.hand_seats:
         data["seat"] = live.hand_seats.index(game_seat)
+    first_moves.forget(live, game_seat)  # the new holder's first own move is theirs to announce
     # No turn key before: the seat's clock starts afresh for its new holder (a bot's think time, a full turn).
     store_change(live, game, holders, [engine.TableEvent(SEAT_CHANGED, data)], seat=game_seat,
                  actor=LiveMove.Actor.SYSTEM, action=None, hand_number=len(game.results), before=None)

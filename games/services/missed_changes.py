@@ -37,6 +37,7 @@ _tasks: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # Per event loop: what the pings waiting for the next check are given (its {live id: (version, saved)}).
 _readings: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 UNREAD = object()  # `next_reading`: no check could answer (checks off or rare, or none came in time)
+UNREACHABLE = object()  # `next_reading`: the check could not read the database (it is down or restarting)
 PING_WAIT = 1.0  # checks further apart than this (seconds) are not waited for: the ping reads itself
 
 
@@ -77,8 +78,9 @@ def stored_versions(live_ids: list[int]) -> dict[int, tuple[int, object]]:
 
 async def next_reading(live_id: int) -> int | None | object:
     """Table `live_id`'s stored version as this process's next check reads it (within `check_seconds()`),
-    for a socket that holds a seat or watches there; None if the check found no such table or could not
-    read it, `UNREAD` if no check runs here often enough (then the caller reads it itself)."""
+    for a socket that holds a seat or watches there; None if the check found no such table, `UNREACHABLE`
+    if it could not read the database, `UNREAD` if no check runs here often enough (then the caller reads
+    it itself)."""
     seconds = check_seconds()
     loop = asyncio.get_running_loop()
     task = _tasks.get(loop)
@@ -92,18 +94,24 @@ async def next_reading(live_id: int) -> int | None | object:
             stored = await asyncio.shield(reading)
     except TimeoutError:
         return UNREAD
+    if stored is None:
+        return UNREACHABLE
     found = stored.get(live_id)
     return None if found is None else found[0]
 
 
 async def check_once(tables: dict[int, weakref.WeakSet]) -> int:
     """Send every socket that missed a change what it missed; returns how many sockets were behind.
-    The pings waiting for a reading (`next_reading`) are given this one."""
+    The pings waiting for a reading (`next_reading`) are given this one (None if it failed).
+
+    A socket whose client has just gone (its send raises) is passed over: the others behind are still
+    sent what they missed."""
     reading = _readings.pop(asyncio.get_running_loop(), None)  # a ping from now on waits for the next
-    stored: dict[int, tuple[int, object]] = {}
+    stored: dict[int, tuple[int, object]] | None = None
     try:
         live_ids = [pk for pk, sockets in list(tables.items()) if sockets]
         if not live_ids:
+            stored = {}
             return 0
         stored = await db_threads.run(stored_versions, live_ids)
     finally:
@@ -117,7 +125,13 @@ async def check_once(tables: dict[int, weakref.WeakSet]) -> int:
             continue  # its broadcast may still be on its way
         behind += [(socket, version) for socket in list(tables.get(pk, ())) if socket.sent_version < version]
     for socket, version in behind:
-        await socket.game_changed({"version": version})
+        try:
+            await socket.game_changed({"version": version})
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - one socket's fault (its client gone, a bug) is not the others'
+            logger.info("could not catch up a socket at live game %s", getattr(socket, "live_id", "?"),
+                        exc_info=True)
     return len(behind)
 
 

@@ -8,8 +8,15 @@ receivers write their rows in the same transaction); only after the commit are t
 ("changed, version N", with the change itself for other processes) and the leaderboards refreshed. The
 whole engine state is stored only at checkpoints (`game_log.needs_checkpoint`).
 
-A move that was acknowledged is therefore stored, and a move is never applied twice: a repeated client
-move id, or the same action sent again for a version that has moved on, is answered `already_played`.
+A player's socket goes through `socket_moves.play_move`: on PostgreSQL an ordinary move is stored there in
+one statement on the socket's event loop (`move_sql`); any other move, and any that statement does not
+take, is `submit_move` here, on a database thread.
+
+A move that was acknowledged is therefore stored, and a move is never applied twice: a move sent again
+(the same client move id for the same action from the same version), or the same action sent again for
+a version that has moved on, is answered `already_played`. `already_played` always means "applied": a
+move id this seat already used for another move (a restarted bot numbering its ids from 1 again) is
+refused `id_reused`, and nothing is applied.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ FORBIDDEN = "forbidden"
 STALE = "stale"
 ILLEGAL = "illegal"
 ALREADY_PLAYED = "already_played"
+ID_REUSED = "id_reused"
 GAME_OVER = "game_over"
 PAUSED = "paused"
 NOT_FOUND = "not_found"
@@ -39,10 +47,10 @@ UNAVAILABLE = "unavailable"
 
 
 # The game's columns an engine action can change (the turn clock, the seat lists a player's move resets,
-# the end of a game, a hand-scored receiver's `end_with_this_change`): all an action's update writes. Any
-# other change (a deal, a notice, an organizer's) saves every column it loaded.
+# the seats that have made an own move, the end of a game, a hand-scored receiver's `end_with_this_change`):
+# all an action's update writes. Any other change (a deal, a notice, an organizer's) saves every column it loaded.
 ACTION_COLUMNS = ["version", "status", "deadline", "next_hand_at", "missed_turns", "bot_takeover", "arrived",
-                  "updated_at"]
+                  "seats_moved", "updated_at"]
 CHECKPOINT_COLUMNS = ["checkpoint", "checkpoint_version"]
 
 
@@ -106,9 +114,10 @@ def submit_move(live_game_id: int, user, version: Any, action: Any, client_move_
     """A move from a player's socket: `action` is the engine action dict without the seat (or with the
     player's own hand seat), `version` the game version the player saw. Raises `MoveRefused`.
 
-    A client move id that this seat already played is refused `already_played`. It is looked up only
-    when the move is refused for another reason; a move that would be applied is stopped by the move
-    table's unique (game, seat, client move id) instead, so the usual move costs no query for its id.
+    A client move id that this seat already used is refused: `already_played` if it is this very move
+    again (same action, same version acted on), else `id_reused`. It is looked up only when the move is
+    refused for another reason; a move that would be applied is stopped by the move table's unique (game,
+    seat, client move id) instead, so the usual move costs no query for its id.
 
     `via_token`: the socket was opened with the player's personal access token (their bot); the move is
     stored marked so. A game with `token_moves_only` takes players' moves only that way."""
@@ -116,9 +125,10 @@ def submit_move(live_game_id: int, user, version: Any, action: Any, client_move_
         with transaction.atomic():
             return _submit_locked(live_game_id, user, version, action, client_move_id, via_token)
     except IntegrityError:
-        if client_move_id and LiveMove.objects.filter(live_game_id=live_game_id,
-                                                      client_move_id=client_move_id).exists():
-            raise MoveRefused(ALREADY_PLAYED, "this move was already played") from None
+        used = _used_id_refusal(LiveMove.objects.filter(live_game_id=live_game_id, client_move_id=client_move_id),
+                                client_move_id, version, action, None) if client_move_id else None
+        if used is not None:
+            raise used from None
         raise
 
 
@@ -151,21 +161,51 @@ def _submit_locked(live_game_id: int, user, version: Any, action: Any, client_mo
         if version != live.version:
             if isinstance(version, int) and version < live.version and _already_applied(live, version, seat, parsed):
                 raise MoveRefused(ALREADY_PLAYED, "this move was already played", live.version)
+            if isinstance(version, int) and version > live.version:
+                raise MoveRefused(STALE, f"version {version} is ahead of the game, which is at version "
+                                  f"{live.version}: act on a version you were sent; here is the current state",
+                                  live.version)
             raise MoveRefused(STALE, f"the game has moved on to version {live.version}: here is the current "
                               "state", live.version)
         game = engine_game(live)
         if game.hand is None or game.hand.over:
             raise MoveRefused(ILLEGAL, "the hand is over; the next hand is dealt in a moment", live.version)
-        _player_is_back(live, seat)
-        done = apply_locked(live, game, holders, seat, parsed, LiveMove.Actor.PLAYER, user=user,
+        player_is_back(live, seat)
+        first_moves.mark(live, seat)  # saved with the move; the first one is announced after the commit
+        return apply_locked(live, game, holders, seat, parsed, LiveMove.Actor.PLAYER, user=user,
                             client_move_id=client_move_id, via_token=via_token)
-        first_moves.after_player_move(live, seat, done.version)
-        return done
     except MoveRefused as refused:
-        if refused.code != ALREADY_PLAYED and client_move_id and LiveMove.objects.filter(
-                live_game=live, seat=seat, client_move_id=client_move_id).exists():
-            raise MoveRefused(ALREADY_PLAYED, "this move was already played", live.version) from None
+        used = _used_id_refusal(LiveMove.objects.filter(live_game=live, seat=seat, client_move_id=client_move_id),
+                                client_move_id, version, action, live.version) \
+            if refused.code != ALREADY_PLAYED and client_move_id else None
+        if used is not None:
+            raise used from None
         raise
+
+
+def _used_id_refusal(moves, client_move_id: str, version: Any, action: Any, current: int | None) -> MoveRefused | None:
+    """The refusal for a move whose id is among `moves` (this seat's stored moves with that id): the same
+    move sent again is `already_played`; another move under a used id is `id_reused`. None if unused."""
+    stored = [(m.version, m.action) for m in moves.only("version", "action")]
+    if not stored:
+        return None
+    for applied_version, applied_action in stored:
+        if version == applied_version - 1 and _same_action(action, applied_action):
+            return MoveRefused(ALREADY_PLAYED, "this move was already played", current)
+    used_at = stored[0][0] - 1
+    return MoveRefused(ID_REUSED, f"the move id {client_move_id!r} was already used by your seat for another "
+                       f"move (at version {used_at}): nothing was applied; give every move an id of its own "
+                       "(docs/protocol.md)", current)
+
+
+def _same_action(action: Any, applied: dict) -> bool:
+    """`action` as the client sent it (the seat may be left out) is the stored action `applied`."""
+    if not isinstance(action, dict):
+        return False
+    try:
+        return engine.action_from_dict({**action, "seat": applied.get("seat")}).to_dict() == applied
+    except engine.MalformedAction:
+        return False
 
 
 def _already_applied(live: LiveGame, version: int, seat: int, action: engine.Action) -> bool:
@@ -174,7 +214,7 @@ def _already_applied(live: LiveGame, version: int, seat: int, action: engine.Act
     return move is not None and move.seat == seat and move.action == action.to_dict()
 
 
-def _player_is_back(live: LiveGame, seat: int) -> None:
+def player_is_back(live: LiveGame, seat: int) -> None:
     """A move by the player ends a bot takeover and the count of missed turns, and counts as their
     arrival at the table (`games.services.arrival`); saved with the move."""
     _fill_seat_lists(live)
@@ -244,7 +284,7 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
               else ACTION_COLUMNS if action is not None else None)  # else the loaded columns
     snap = snapshots.snapshot_of(live, game.copy(), holders)  # a copy: `game` moves on with the next change
     stored = snapshots.stored_move_of(move)
-    game_log.keep_on_commit(live.pk, live.version, game)
+    game_log.keep_on_commit(live.pk, live.version, game, game_log.facts_of(live))
     transaction.on_commit(lambda: snapshots.remember(snap, [stored]))
     broadcast.announce_on_commit(live.pk, live.version,
                                  lambda: snapshots.change_message(snap, stored, checkpoint))
@@ -300,8 +340,9 @@ def player_returned(live_game_id: int, user, *, via_token: bool = False) -> bool
         had_bot = live.bot_takeover[seat]
         live.bot_takeover[seat] = False
         live.missed_turns[seat] = 0
-        if not had_bot:
-            live.save(update_fields=["bot_takeover", "missed_turns"])
+        if not had_bot:  # no new version: the row's other counter tells the workers' copies (move_sql)
+            live.seats_version += 1
+            live.save(update_fields=["bot_takeover", "missed_turns", "seats_version"])
             return False
         game = engine_game(live)
         if turn_game_seat(game, live.hand_seats) == seat:
@@ -313,3 +354,4 @@ def player_returned(live_game_id: int, user, *, via_token: bool = False) -> bool
 
 def _flag(values: list, seat: int):
     return values[seat] if seat < len(values) else 0
+

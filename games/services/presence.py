@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -69,12 +70,24 @@ def watch_groups(live_game_ids: list[int]) -> dict[int, str]:
                 .values_list("pk", "watch_group"))
 
 
-def socket_opened(live_game_id: int, seat: int, channel_name: str) -> list[int]:
+def socket_opened(live_game_id: int, seat: int, channel_name: str, via_token: bool = False) -> list[int] | None:
+    """Record a player's socket at `seat`; the seats connected now, or None when the game was deleted
+    since the socket read it (its row refers to a game no longer there)."""
     now = timezone.now()
-    LiveConnection.objects.update_or_create(channel_name=channel_name,
-                                            defaults={"live_game_id": live_game_id, "seat": seat, "last_seen": now})
+    try:
+        with transaction.atomic():
+            LiveConnection.objects.update_or_create(channel_name=channel_name, defaults={
+                "live_game_id": live_game_id, "seat": seat, "last_seen": now, "via_token": via_token})
+    except IntegrityError:
+        return None
     _local_channels.add(channel_name)
     return connected_seats(live_game_id, now)
+
+
+def token_sockets_at(live_game_id: int, seat: int, but: str) -> int:
+    """How many other sockets opened with the player's access token (their bot) are open at `seat`."""
+    return _alive(timezone.now()).filter(live_game_id=live_game_id, seat=seat, via_token=True).exclude(
+        channel_name=but).count()
 
 
 def socket_closed(live_game_id: int, channel_name: str) -> tuple[bool, list[int]]:

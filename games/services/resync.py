@@ -25,9 +25,12 @@ def _version(live_id: int) -> int | None:
     return LiveGame.objects.filter(pk=live_id).values_list("version", flat=True).first()
 
 
-async def stored_version(live_id: int) -> int | None:
-    """The game's version in the database; None if it is gone or the database cannot be reached (the
-    ping is still answered: this check is a hint, the next one tries again)."""
+UNREACHABLE = missed_changes.UNREACHABLE
+
+
+async def stored_version(live_id: int) -> int | None | object:
+    """The game's version in the database; None if it is gone, `UNREACHABLE` if the database cannot be
+    reached (this check is a hint: the next one tries again)."""
     found = await missed_changes.next_reading(live_id)
     if found is not missed_changes.UNREAD:
         return found
@@ -35,4 +38,4 @@ async def stored_version(live_id: int) -> int | None:
         return await db_threads.run(_version, live_id)
     except (DatabaseError, InterfaceError):
         logger.warning("could not read the version of live game %s", live_id, exc_info=True)
-        return None
+        return UNREACHABLE

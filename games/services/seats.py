@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.apps import apps
 from django.db import connection
+from django.db.models import F
 
 from games import engine
 from games.models import LiveGame
@@ -54,6 +55,26 @@ def seat_holders(live: LiveGame) -> list[SeatHolder]:
         SeatHolder(i, f"Bot {i + 1}" if kind else owner_name, None if kind else live.owner_id, kind)
         for i, kind in enumerate(kinds[: live.seat_count])
     ]
+
+
+def holders_changed(tournament_games) -> int:
+    """Who holds a seat, whether its player may act, or the name a seat shows changed for the running live
+    tables of `tournament_games` (ids, or a query of them) without a new version: call in the change's
+    transaction (the tournament does, `tournament.services.live_tables.holders_changed`). Their
+    `seats_version` moves on, so no worker stores a move there in one statement with the holders it read
+    before (`games.services.move_sql`); the next move reads them afresh. Returns how many tables."""
+    return (LiveGame.objects.filter(game_id__in=tournament_games, status=LiveGame.Status.RUNNING)
+            .update(seats_version=F("seats_version") + 1))
+
+
+def seat_given_to_another(tournament_game_id: int, game_seat: int) -> int:
+    """Game seat `game_seat` of `tournament_game_id`'s running live table has another player, without a new
+    version (in the change's transaction): as `holders_changed`, and the seat's first own move is the new
+    player's to make (its bit in `seats_moved` is cleared: `games.services.first_moves`). Returns how many
+    tables (0 or 1)."""
+    return (LiveGame.objects.filter(game_id=tournament_game_id, status=LiveGame.Status.RUNNING)
+            .update(seats_version=F("seats_version") + 1,
+                    seats_moved=F("seats_moved").bitand(~LiveGame.seat_bit(game_seat))))
 
 
 @functools.cache

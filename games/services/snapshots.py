@@ -7,8 +7,9 @@ new version from its previous one and the change the broadcast carries (the acti
 copy of the game, and the game's small columns); one that lacks the previous version, or hears of a change
 that stored a checkpoint, loads the game once for all its sockets. Snapshots are shared: never mutate.
 
-Messages are built per viewer from these: the seat's own view (`engine.view_for` on its hand seat) or the
-spectator view, and each event through `TableEvent.for_seat(hand_seat)` or `TableEvent.public()`.
+Full `state` messages are built per viewer from these: the seat's own view (`engine.view_for` on its hand
+seat) or the spectator view, and each event through `TableEvent.for_seat(hand_seat)` or
+`TableEvent.public()`; `update` frames, what changed since a socket's last one, in `update_frames`.
 """
 
 from __future__ import annotations
@@ -134,6 +135,11 @@ def forget_all() -> None:
     game_log.forget_all()
 
 
+def snapshot_at(live_id: int, version: int) -> Snapshot | None:
+    """The cached snapshot of table `live_id` at `version`, if this process has it (shared: never mutate)."""
+    return _snapshots.get((live_id, version))
+
+
 def game_copy(live_id: int, version: int) -> engine.Game | None:
     """A copy of the game at `version` if this process has its snapshot (for a move to change)."""
     snap = _snapshots.get((live_id, version))
@@ -154,10 +160,10 @@ def change_message(snapshot: Snapshot, move: StoredMove, checkpoint: bool) -> di
         "live_id": snap.live_id, "version": snap.version, "kind": snap.kind, "status": snap.status,
         "paused": snap.paused, "closed": snap.closed, "title": snap.title, "checkpoint": checkpoint,
         "hand_seats": snap.hand_seats, "holders": [[h.seat, h.name, h.user_id, h.bot_kind] for h in snap.holders],
-        "deadline": _iso(snap.deadline), "next_hand_at": _iso(snap.next_hand_at),
+        "deadline": iso(snap.deadline), "next_hand_at": iso(snap.next_hand_at),
         "turn_seconds": snap.turn_seconds, "missed_turns": snap.missed_turns, "bot_takeover": snap.bot_takeover,
         "owner_id": snap.owner_id, "shuffles": list(snap.shuffles),
-        "arrival_until": _iso(snap.arrival_until), "arrived": list(snap.arrived),
+        "arrival_until": iso(snap.arrival_until), "arrived": list(snap.arrived),
         "move": [move.version, move.hand_number, move.seat, move.actor, move.events, move.hand_seats,
                  move.via_token, move.action],
     }
@@ -211,7 +217,13 @@ def load_snapshot(live_id: int, moves_since: int | None = None) -> Snapshot | No
         for row in rows:
             _moves.put((live_id, row.version), stored_move_of(row))
     snap = snapshot_of(live, game, seat_holders(live))
-    _snapshots.put((live_id, snap.version), snap)
+    if cached is not None and cached == snap:
+        # Nothing moved since (holders, clocks, flags alike): the cached snapshot stays, so every socket of
+        # the table shares its built views and game facts instead of holding a copy of its own.
+        snap = cached
+    else:
+        _snapshots.put((live_id, snap.version), snap)
+    game_log.keep_facts(live)  # read before its holders: what a one-statement move needs (`move_sql`)
     return snap
 
 
@@ -251,26 +263,14 @@ def changes_since(live_id: int, after: int, version: int) -> tuple[Snapshot | No
         return snap, load_moves(live_id, after, snap.version)
 
 
-def updates_from(snap: Snapshot, moves: list[StoredMove], after: int, user) -> tuple[int, list[dict[str, Any]]]:
-    """(newest version, messages) for a consumer that has sent `after`, from what `changes_since` gave:
-    numbered updates, or a full state when it is more than `MAX_CATCH_UP` behind."""
-    seat = snap.seat_of(user)
-    if snap.version - after > MAX_CATCH_UP:
-        return snap.version, [state_message(snap, seat, moves)]
-    moves = [m for m in moves if m.version > after]
-    return (moves[-1].version if moves else after), update_messages(snap, seat, moves)
-
-
-def cached_updates(live_id: int, after: int, version: int, user) -> tuple[int, list[dict[str, Any]]] | None:
-    """(newest version, `update` messages) for a consumer that has sent `after` and hears of `version`,
-    built from the cache alone (no query: safe in an event loop), or None when something is missing."""
+def cached_changes(live_id: int, after: int, version: int) -> tuple[Snapshot, list[StoredMove]] | None:
+    """What `changes_since` gives, from the cache alone (no query: safe in an event loop), or None when
+    something is missing or the consumer is more than `MAX_CATCH_UP` behind (it is sent a full state)."""
     snap = _snapshots.get((live_id, version))
     if snap is None or snap.version - after > MAX_CATCH_UP:
         return None
     moves = cached_moves(live_id, after, snap.version)
-    if moves is None:
-        return None
-    return (moves[-1].version if moves else after), update_messages(snap, snap.seat_of(user), moves)
+    return None if moves is None else (snap, moves)
 
 
 # Per table, the lock its loads take (an evicted lock still in use costs a second load, nothing worse).
@@ -295,10 +295,16 @@ def events_for(move: StoredMove, game_seat: int | None) -> list[dict[str, Any]]:
     out = []
     for e in move.events:
         visible = e.get("visible_to")
-        event = engine.TableEvent(e["kind"], e["data"], e.get("private"),
-                             None if visible is None else frozenset(visible))
+        data = numbered_from_one(e["data"]) if e["kind"] == "hand_scored" else e["data"]
+        event = engine.TableEvent(e["kind"], data, e.get("private"), None if visible is None else frozenset(visible))
         out.append(event.public() if hand_seat is None else event.for_seat(hand_seat))
     return out
+
+
+def numbered_from_one(result: dict[str, Any]) -> dict[str, Any]:
+    """A hand's result as frames show it: hands count from 1 in every frame (`hand_number`, the shuffles'
+    `hand`, a result's `number`), while the engine numbers its results from 0."""
+    return {**result, "number": result["number"] + 1}
 
 
 def view_for(snap: Snapshot, game_seat: int | None) -> dict[str, Any] | None:
@@ -316,7 +322,7 @@ def view_for(snap: Snapshot, game_seat: int | None) -> dict[str, Any] | None:
     return view
 
 
-def _iso(moment: datetime | None) -> str | None:
+def iso(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat()
 
 
@@ -349,9 +355,9 @@ def _game_info(snap: Snapshot) -> dict[str, Any]:
         "hand_seats": list(snap.hand_seats), "hand_number": len(game.results) + (1 if playing else 0),
         "hands_played": len(game.results), "dealer": game.dealer, "totals": list(game.totals),
         "winners": list(game.winners),
-        "last_result": game.results[-1].to_dict() if game.results else None,
-        "turn_seconds": snap.turn_seconds, "next_hand_at": _iso(snap.next_hand_at),
-        "arrival_until": _iso(snap.arrival_until),
+        "last_result": numbered_from_one(game.results[-1].to_dict()) if game.results else None,
+        "turn_seconds": snap.turn_seconds, "next_hand_at": iso(snap.next_hand_at),
+        "arrival_until": iso(snap.arrival_until),
         "shuffles": fairness.public_shuffles(list(snap.shuffles), len(game.results),
                                              snap.closed or snap.status == LiveGame.Status.FINISHED),
     }
@@ -369,30 +375,19 @@ def _common(snap: Snapshot, seat: int | None) -> dict[str, Any]:
     return {
         "version": snap.version, "role": "spectator" if seat is None else "player", "seat": seat,
         "hand_seat": hand_seat_of(snap.hand_seats, seat), "view": view_for(snap, seat), "game": game_info(snap),
-        "deadline": _iso(snap.deadline), "now": timezone.now().isoformat(),
+        "deadline": iso(snap.deadline), "now": timezone.now().isoformat(),
     }
 
 
 def state_message(snap: Snapshot, seat: int | None, log: list[StoredMove]) -> dict[str, Any]:
     """The full `state` message for the holder of `seat` (None: a spectator)."""
     message = {"type": "state", **_common(snap, seat)}
-    message["log"] = [{"version": m.version, "by": _by(m), "events": events_for(m, seat)} for m in log]
+    message["log"] = [{"version": m.version, "by": by_of(m), "events": events_for(m, seat)} for m in log]
     return message
 
 
-def _by(move: StoredMove) -> dict[str, Any]:
+def by_of(move: StoredMove) -> dict[str, Any]:
     """Who made the change; `via_token` (only when true): a player's move through their access token."""
     if move.via_token:
         return {"seat": move.seat, "actor": move.actor, "via_token": True}
     return {"seat": move.seat, "actor": move.actor}
-
-
-def update_messages(snap: Snapshot, seat: int | None, moves: list[StoredMove]) -> list[dict[str, Any]]:
-    """One `update` per move, numbered by version; each carries the newest view the consumer has."""
-    common = _common(snap, seat)
-    out = []
-    for move in moves:
-        message = {"type": "update", **common, "version": move.version, "by": _by(move),
-                   "events": events_for(move, seat)}
-        out.append(message)
-    return out

@@ -8,6 +8,10 @@ every ASGI worker (started by the first game socket, `ensure_sweeper`) and in `m
 When a person's turn runs out the server plays the default for them (draw, then pass; accept a Wild
 Draw 4; choose the colour they hold most) and counts a missed turn; after the event's
 `missed_turns_before_bot` missed turns in a row a bot plays the seat until the player returns.
+
+A seat kept for a player's bot (`LiveGame.token_moves_only`: a bot league, a practice game "with my bot")
+is never taken over: a silent bot's seat makes the least move every turn (the same default), so the
+points a bot wins are always its own play's (docs/rules.md, "Bot leagues").
 """
 
 from __future__ import annotations
@@ -15,16 +19,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections import Counter
 from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Case, Q, Value, When
 from django.utils import timezone
 
-from games import db_threads, engine, signals
-from games.engine.cards import COLOUR, COLOUR_CODES, IS_WILD
+from games import db_threads, signals
+from games.engine.silent_seat import default_action
 from games.models import LiveGame, LiveMove
 from games.services import bot_play, deadlines
 from games.services.moves import (
@@ -44,46 +47,16 @@ DEFAULT_SWEEP_INTERVAL = 0.5
 MAX_TIMER_ACTIONS = 3  # draw, then pass (or play the drawn card when passing is not allowed)
 
 
-def colour_held_most(hand: engine.HandState, hand_seat: int) -> str:
-    colours = hand.rules.colours
-    counts = Counter(COLOUR[c] for c in hand.hands[hand_seat] if not IS_WILD[c])
-    best = max(colours, key=lambda c: (counts.get(c, 0), -colours.index(c)))
-    return COLOUR_CODES[best]
-
-
-def default_action(hand: engine.HandState, hand_seat: int) -> engine.Action | None:
-    """What the timer plays for a seat whose time ran out: accept a pending Wild Draw 4, choose the
-    colour held most, draw, pass after drawing; a card only when the rules leave nothing else."""
-    legal = engine.legal_actions(hand, hand_seat)
-    if not legal:
-        return None
-    by_type: dict[str, engine.Action] = {}
-    for action in legal:
-        by_type.setdefault(action.type, action)
-    colour = colour_held_most(hand, hand_seat)
-    if "accept" in by_type:
-        return by_type["accept"]
-    if "choose_colour" in by_type:
-        return engine.ChooseColour(hand_seat, colour)
-    for kind in ("draw", "pass"):
-        if kind in by_type:
-            return by_type[kind]
-    plays = [a for a in legal if a.type == "play"]
-    if plays:
-        for play in plays:
-            if play.colour in (None, colour):
-                return play
-        return plays[0]
-    return None  # only catch / call UNO left: those are never forced
-
-
 def due_games(now: datetime, limit: int = SWEEP_BATCH) -> list[int]:
+    """The games due at `now`, tournament tables first (a flood of practice tables never delays a
+    tournament's turn timer), then by deadline."""
     running_tournament = Q(game__isnull=True) | Q(game__status="running")
     return list(
         LiveGame.objects.filter(status=LiveGame.Status.RUNNING)
         .filter(Q(deadline__lte=now) | Q(next_hand_at__lte=now))
         .filter(running_tournament)
-        .order_by("deadline")
+        .annotate(served_after=Case(When(kind=LiveGame.Kind.TOURNAMENT, then=Value(0)), default=Value(1)))
+        .order_by("served_after", "deadline")
         .values_list("pk", flat=True)[:limit]
     )
 
@@ -154,11 +127,14 @@ def _timer_moves(live, game, holders, seat: int, hand_seat: int) -> bool:
     live.missed_turns = list(live.missed_turns) + [0] * (live.seat_count - len(live.missed_turns))
     live.bot_takeover = list(live.bot_takeover) + [False] * (live.seat_count - len(live.bot_takeover))
     live.missed_turns[seat] += 1
-    limit = live.missed_turns_before_bot
+    limit = 0 if live.token_moves_only else live.missed_turns_before_bot  # a bot's seat: never taken over
     takeover = bool(limit) and live.missed_turns[seat] >= limit and not live.bot_takeover[seat]
     if takeover:
         live.bot_takeover[seat] = True
     number = len(game.results)
+    holder = holders[seat] if seat < len(holders) else None
+    if holder is not None and holder.user_id is not None:
+        signals.turn_timed_out.send(sender=LiveGame, live=live, seat=seat, user_id=holder.user_id)
     acted = False
     for _ in range(MAX_TIMER_ACTIONS):
         hand = game.hand

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
+from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
@@ -23,10 +24,16 @@ from games.services import presence
 _local_channels: set[str] = set()  # spectator sockets open in this process
 
 
-def watcher_opened(live_game_id: int, channel_name: str) -> None:
-    LiveWatcher.objects.update_or_create(channel_name=channel_name,
-                                         defaults={"live_game_id": live_game_id, "last_seen": timezone.now()})
+def watcher_opened(live_game_id: int, channel_name: str) -> bool:
+    """Count a spectator's socket; False when the game was deleted since the socket read it."""
+    try:
+        with transaction.atomic():
+            LiveWatcher.objects.update_or_create(channel_name=channel_name,
+                                                 defaults={"live_game_id": live_game_id, "last_seen": timezone.now()})
+    except IntegrityError:
+        return False
     _local_channels.add(channel_name)
+    return True
 
 
 def watcher_closed(channel_name: str) -> None:

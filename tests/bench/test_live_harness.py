@@ -3,6 +3,7 @@ test database, real websockets, the game phase and the relay phase; its loss/dup
 checks pass, and they do catch a lost move and a leaked card when there is one."""
 
 import os
+import secrets
 import shutil
 
 import pytest
@@ -13,6 +14,14 @@ from bench import live
 from games.models import LiveMove
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _layer_key_for_this_test_only(monkeypatch):
+    """The harness gives its server processes a channel-layer key through the environment when none is set
+    (bench/live/tables.py); set here, it goes again after the test, so later tests' live servers do not
+    encrypt a layer this process reads in clear."""
+    monkeypatch.setenv("CHANNEL_LAYER_KEY", secrets.token_urlsafe(40))
 
 
 def test_harness_plays_one_small_table_end_to_end_and_its_checks_pass():
@@ -32,6 +41,9 @@ def test_harness_plays_one_small_table_end_to_end_and_its_checks_pass():
     assert set(game["usage"]) >= {"workers", "harness"}
     # memory sampled once both sockets were open, before any move; time spent waiting for a CPU
     assert game["socket_memory"]["sockets"] == 2 and game["socket_memory"]["rss_open_mib"] > 0
+    # each phase in workers of its own, started afresh, so their memory per socket compares
+    assert relay["socket_memory"]["sockets"] == 2 and relay["socket_memory"]["rss_open_mib"] > 0
+    assert game["worker_pids"] and relay["worker_pids"] and not set(game["worker_pids"]) & set(relay["worker_pids"])
     assert game["workers_waiting_for_cpu"] >= 0
 
 

@@ -79,5 +79,5 @@ async def test_sockets_hearing_of_a_change_made_elsewhere_load_it_once(live_sett
     loaded = await asyncio.gather(*(db_threads.load_changes(live.pk, version, done.version) for _ in range(4)))
     assert [snap.version for snap, _ in loaded] == [done.version] * 4 and len(calls) == 1
     assert all(found is loaded[0] for found in loaded)  # one load, shared
-    newest, messages = snapshots.cached_updates(live.pk, version, done.version, users[0])
-    assert newest == done.version and [m["version"] for m in messages] == [done.version]
+    snap, moves = snapshots.cached_changes(live.pk, version, done.version)
+    assert snap.version == done.version and [m.version for m in moves] == [done.version]

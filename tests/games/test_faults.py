@@ -4,13 +4,14 @@ acknowledged; sockets catch up without a gap once it is back, or at once with a 
 
 import logging
 
+import psycopg
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import InterfaceError, OperationalError
 
 from games.models import LiveGame, LiveMove
-from games.services import broadcast, snapshots
+from games.services import broadcast, move_sql, snapshots
 from tests.games.test_table_play import setup_table, without_seat
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -42,6 +43,11 @@ async def test_a_move_during_a_database_outage_is_refused_unavailable_and_nothin
         return real(*args)
 
     monkeypatch.setattr(broadcast, "announce_on_commit", fail_once)
+
+    async def lost():  # PostgreSQL: the one-statement move's connection is lost too (games/services/move_sql.py)
+        raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(move_sql, "_pool", lost)
     caplog.set_level(logging.WARNING)
     mover = mover_of(sockets)
     move = {"type": "move", "version": 1, "action": without_seat(mover.state["view"]["legal_actions"][0]), "id": "m-1"}

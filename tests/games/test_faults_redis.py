@@ -77,7 +77,7 @@ def move_during_outage(live_id: int, players: list[Client]) -> int:
     live = LiveGame.objects.get(pk=live_id)
     seat = turn_game_seat(engine.Game.from_dict(live.state), live.hand_seats)
     mover = next(c for c in players if c.state["seat"] == seat)
-    mover.flush()
+    mover.flush(live.version)
     assert mover.version == live.version
     for _ in range(2):
         version = mover.version
@@ -113,7 +113,7 @@ def test_redis_stopped_and_restarted_mid_game(live_asgi_workers, own_redis):  # 
     assert acked == list(range(before + 1, before + 5))
     assert watcher.version == before  # no broadcast while Redis is down
     # its next ping brings every missed version, in order, from the database
-    watcher.flush()
+    watcher.flush(acked[-1])
     assert watcher.versions[-5:] == [before, *acked]
     # and a sync works without Redis too
     watcher.sock.send({"type": "sync"})

@@ -13,6 +13,7 @@ import time
 import pytest
 
 from games.models import LiveGame, LiveMove
+from games.view_changes import merge
 from tests.games.factories import make_tournament_game, session_cookie
 from tests.live_asgi import LiveASGIServer
 from tournament.services.live_tables import live_game_for
@@ -94,7 +95,7 @@ def _play(sockets: list[RawSocket], version: int, view_of: dict) -> int:
     assert ack["type"] == "ack", ack
     for i, s in enumerate(sockets):
         update = s.receive_until(lambda m: m["type"] in ("update", "state") and m["version"] == ack["version"])
-        view_of[i] = update["view"]
+        view_of[i] = merge({"view": view_of[i]}, update)["view"] if update["type"] == "update" else update["view"]
     return ack["version"]
 
 

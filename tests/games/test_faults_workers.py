@@ -11,6 +11,7 @@ import pytest
 from django.db import connection
 
 from games.models import LiveGame, LiveMove
+from games.view_changes import merge
 from tests.games.factories import make_tournament_game, session_cookie
 from tests.games.test_faults_restart import RawSocket
 from tests.live_asgi import live_asgi_workers  # noqa: F401 (fixture)
@@ -53,7 +54,13 @@ class Client:
         return self.until(lambda m: m["type"] == "state")
 
     def _note(self, message: dict) -> None:
-        if message["type"] in ("state", "update"):
+        if message["type"] == "update" and self.state is not None and message["version"] > self.state["version"]:
+            self.versions.append(message["version"])
+            self.state = merge(self.state, message)  # the fields that moved (docs/protocol.md)
+            self.view = self.state["view"]
+            if "seats" in message.get("game", {}):
+                self.connected = [s["seat"] for s in self.state["game"]["seats"] if s.get("connected")]
+        elif message["type"] == "state":
             if not self.versions or message["version"] > self.versions[-1]:
                 self.versions.append(message["version"])
             self.view = message["view"]
@@ -69,11 +76,14 @@ class Client:
             if predicate(message):
                 return message
 
-    def flush(self) -> None:
-        """Read everything the server sent before now (a ping's pong comes after it)."""
+    def flush(self, version: int | None = None) -> None:
+        """Read everything the server sent before now (a ping's pong comes after it); with `version`, also
+        the missed updates the ping brings after its pong (a lost broadcast), up to that version."""
         echo = f"flush-{len(self.sock.frames)}"
         self.sock.send({"type": "ping", "echo": echo})
         self.until(lambda m: m["type"] == "pong" and m["echo"] == echo)
+        if version is not None and self.version < version:
+            self.until(lambda m: m["type"] in ("update", "state") and m["version"] >= version)
 
     @property
     def version(self) -> int:
@@ -202,7 +212,7 @@ def test_one_of_two_workers_killed_mid_round(live_asgi_workers):  # noqa: F811 (
     LiveGame.objects.filter(pk=t2.pk).update(deadline=timezone.now() - timedelta(seconds=1))  # 600 s later
     takeover = table2[1].until(lambda m: m["type"] == "update"
                                and any(e["kind"] == "takeover_started" for e in m["events"]))
-    assert takeover["game"]["seats"][q0_seat]["takeover"]
+    assert takeover["version"] == table2[1].state["version"] and table2[1].state["game"]["seats"][q0_seat]["takeover"]
     while not any(f.get("by", {}).get("actor") == "bot" for f in table2[1].sock.frames):
         step(table2[1:], [watcher])
 

@@ -1,4 +1,5 @@
-"""`first_own_move`: sent once per seat and game, for the player's own moves only, after the commit."""
+"""`first_own_move`: sent once per seat and game, for the player's own moves only, after the commit; the
+game row's `seats_moved` decides which move is a seat's first, whichever process stores it."""
 
 from datetime import timedelta
 
@@ -6,18 +7,20 @@ import pytest
 from django.utils import timezone
 
 from games import engine
-from games.models import LiveGame
-from games.services import first_moves, timers
+from games.models import LiveGame, LiveMove
+from games.services import first_moves, snapshots, timers
 from games.services.moves import MoveRefused, submit_move
 from tests.games.factories import make_tournament_game
-from tournament.services.live_tables import live_game_for
+from tests.tournament.organizer_factories import make_user
+from tournament.models import Player, Seat
+from tournament.services.live_tables import holders_changed, live_game_for
+from tournament.services.round_control import replace_with_reserve
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def heard():
-    first_moves.forget_all()
     seen = []
 
     def receiver(sender, live_game, seat, **kwargs):
@@ -26,7 +29,6 @@ def heard():
     first_moves.first_own_move.connect(receiver, dispatch_uid="test-first-moves")
     yield seen
     first_moves.first_own_move.disconnect(dispatch_uid="test-first-moves")
-    first_moves.forget_all()
 
 
 def on_turn(live_id):
@@ -37,21 +39,62 @@ def on_turn(live_id):
     return live, live.hand_seats[state.hand.turn], action
 
 
+def play(live_id, users, capture, **kwargs):
+    """The seat on turn plays its first legal action (its `users` entry by game seat); returns the seat."""
+    live, seat, action = on_turn(live_id)
+    with capture(execute=True):
+        submit_move(live.pk, users[seat], live.version, action, **kwargs)
+    return seat
+
+
+def moved_bits(live_id):
+    return LiveGame.objects.get(pk=live_id).seats_moved
+
+
 def test_each_seat_is_announced_once_and_the_timer_never(heard, django_capture_on_commit_callbacks):
     tgame, users = make_tournament_game(3, turn_seconds=30)
     live = live_game_for(tgame, seed=5)
     live, timed_out, _action = on_turn(live.pk)
     with django_capture_on_commit_callbacks(execute=True):
         assert timers.sweep_game(live.pk, timezone.now() + timedelta(minutes=5))  # the timer plays for it
-    assert heard == []
-    order = []
-    for _ in range(6):  # twice round the table of three
-        live, seat, action = on_turn(live.pk)
-        with django_capture_on_commit_callbacks(execute=True):
-            submit_move(live.pk, users[seat], live.version, action)
-        order.append(seat)
+    assert heard == [] and moved_bits(live.pk) == 0
+    order = [play(live.pk, users, django_capture_on_commit_callbacks) for _ in range(6)]  # twice round the table
     assert sorted(heard) == sorted({(live.pk, seat) for seat in order}) and len(heard) == len(set(order))
     assert timed_out in order, "the seat the timer played for is announced at its player's own first move"
+    assert moved_bits(live.pk) == sum(1 << seat for seat in set(order))
+
+
+def test_the_row_decides_not_the_process(heard, django_capture_on_commit_callbacks):
+    tgame, users = make_tournament_game(2)
+    live = live_game_for(tgame, seed=5)
+    first = play(live.pk, users, django_capture_on_commit_callbacks)
+    assert heard == [(live.pk, first)] and moved_bits(live.pk) == 1 << first
+    snapshots.forget_all()  # as another process, which has seen none of this table's moves
+    second = play(live.pk, users, django_capture_on_commit_callbacks)
+    snapshots.forget_all()
+    assert play(live.pk, users, django_capture_on_commit_callbacks) == first
+    assert heard == [(live.pk, first), (live.pk, second)]
+
+
+def test_a_move_through_an_access_token_is_the_players_own(heard, django_capture_on_commit_callbacks):
+    tgame, users = make_tournament_game(2)
+    live = live_game_for(tgame, seed=5)
+    seat = play(live.pk, users, django_capture_on_commit_callbacks, via_token=True)
+    assert heard == [(live.pk, seat)]
+    assert LiveMove.objects.get(live_game=live, actor=LiveMove.Actor.PLAYER).via_token
+
+
+def test_a_takeover_bots_moves_are_not_the_players(heard, django_capture_on_commit_callbacks):
+    tgame, users = make_tournament_game(2, turn_seconds=30, missed_turns_before_bot=1)
+    live = live_game_for(tgame, seed=5)
+    later = timezone.now()
+    for _ in range(6):  # the timer plays, then the takeover bots play every seat
+        later += timedelta(minutes=5)
+        with django_capture_on_commit_callbacks(execute=True):
+            timers.sweep_game(live.pk, later)
+    actors = set(LiveMove.objects.filter(live_game=live, action__isnull=False).values_list("actor", flat=True))
+    assert LiveMove.Actor.BOT in actors and LiveMove.Actor.PLAYER not in actors
+    assert heard == [] and moved_bits(live.pk) == 0
 
 
 def test_a_refused_move_announces_nothing(heard, django_capture_on_commit_callbacks):
@@ -60,4 +103,38 @@ def test_a_refused_move_announces_nothing(heard, django_capture_on_commit_callba
     live, seat, action = on_turn(live.pk)
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(MoveRefused, match="moved on"):
         submit_move(live.pk, users[seat], live.version - 1, action)
-    assert heard == []
+    assert heard == [] and moved_bits(live.pk) == 0
+
+
+def test_a_seat_given_to_a_reserve_is_announced_again_at_their_first_own_move(
+        heard, django_capture_on_commit_callbacks):
+    tgame, users = make_tournament_game(2)
+    live = live_game_for(tgame, seed=5)
+    seat = play(live.pk, users, django_capture_on_commit_callbacks)
+    other = 1 - seat
+    play(live.pk, users, django_capture_on_commit_callbacks)
+    assert heard == [(live.pk, seat), (live.pk, other)]
+    event = tgame.table.round.event
+    reserve_user = make_user("reserve-first-move")
+    reserve = Player.objects.create(event=event, user=reserve_user, display_name="Reserve", status="checked_in")
+    with django_capture_on_commit_callbacks(execute=True):
+        replace_with_reserve(Seat.objects.get(table=tgame.table, number=seat), reserve, None, "phone died")
+    assert moved_bits(live.pk) == 1 << other, "the seat's bit is the new player's to set"
+    users = {seat: reserve_user, other: users[other]}
+    while play(live.pk, users, django_capture_on_commit_callbacks) != seat:
+        pass
+    assert heard == [(live.pk, seat), (live.pk, other), (live.pk, seat)]
+    assert moved_bits(live.pk) == (1 << seat) | (1 << other)
+
+
+def test_a_seat_given_to_another_without_a_notice_clears_only_its_bit(heard, django_capture_on_commit_callbacks):
+    tgame, users = make_tournament_game(2)
+    live = live_game_for(tgame, seed=5)
+    seat = play(live.pk, users, django_capture_on_commit_callbacks)
+    play(live.pk, users, django_capture_on_commit_callbacks)
+    before = LiveGame.objects.get(pk=live.pk)
+    # as a bracket's replacement and reseating do: the seat's holder changes, the table's version does not
+    holders_changed(seats=[Seat.objects.get(table=tgame.table, number=seat).pk])
+    after = LiveGame.objects.get(pk=live.pk)
+    assert after.seats_moved == 1 << (1 - seat) and after.seats_version > before.seats_version
+    assert after.version == before.version

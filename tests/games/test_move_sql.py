@@ -1,0 +1,223 @@
+"""The one-statement move (games/services/move_sql.py, through `socket_moves.play_move`): an ordinary move is one
+round trip to PostgreSQL, and every move it does not take is answered by the ORM path as before.
+
+PostgreSQL only: the module is (SQLite keeps the ORM path, which the rest of tests/games covers there).
+Round trips are counted in psycopg (bench/round_trips.py)."""
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connection
+
+from bench import round_trips
+from games import engine
+from games.models import LiveGame, LiveMove
+from games.services import first_moves, move_sql, snapshots
+from games.services.moves import (
+    ALREADY_PLAYED,
+    FORBIDDEN,
+    ID_REUSED,
+    PAUSED,
+    STALE,
+    MoveRefused,
+    submit_move,
+)
+from games.services.seats import seat_holders
+from games.services.socket_moves import play_move
+from tests.games.factories import make_tournament_game
+from tournament.services import game_status, players
+from tournament.services.live_tables import live_game_for
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="the one-statement move is PostgreSQL's only"),
+]
+
+round_trips.install()
+
+
+@pytest.fixture(autouse=True)
+async def _pool_closed_after_the_test():
+    yield
+    await move_sql.close()
+
+
+async def table(players_count=3):
+    game, users = await database_sync_to_async(make_tournament_game)(players_count)
+    live = await database_sync_to_async(live_game_for)(game, seed=11)
+    return game, live.pk, {u.pk: u for u in users}
+
+
+def turn(live_id, version, which=0):
+    """(user id of the seat on turn, one of its legal actions without the seat) at `version`."""
+    snap = snapshots.snapshot_at(live_id, version)
+    hand_seat = snap.game.hand.turn
+    actions = engine.view_for(snap.game.hand, hand_seat)["legal_actions"]
+    action = {k: v for k, v in actions[min(which, len(actions) - 1)].items() if k != "seat"}
+    return snap.holders[snap.hand_seats[hand_seat]].user_id, action
+
+
+async def move(live_id, users, version, which=0, move_id=""):
+    """The seat on turn plays; returns (round trips, the new version, who moved, the action)."""
+    user_id, action = turn(live_id, version, which)
+    with round_trips.counting() as trips:
+        done = await play_move(live_id, users[user_id], version, action, move_id)
+    return trips[0], done.version, user_id, action
+
+
+async def until_every_seat_moved(live_id, users, version=1):
+    """Play until each seat has moved once."""
+    moved = set()
+    while len(moved) < len(users):
+        _, version, user_id, _ = await move(live_id, users, version)
+        moved.add(user_id)
+    return version
+
+
+def move_from_the_database(live_id, users):
+    """The seat on turn plays, as read from the database (a process that holds nothing of the table)."""
+    live = LiveGame.objects.get(pk=live_id)
+    state = engine.Game.from_dict(live.state)
+    action = {k: v for k, v in engine.legal_actions(state.hand, state.hand.turn)[0].to_dict().items() if k != "seat"}
+    user_id = seat_holders(live)[live.hand_seats[state.hand.turn]].user_id
+    return submit_move(live_id, users[user_id], live.version, action)
+
+
+def hand_over(live_id, version):
+    return snapshots.snapshot_at(live_id, version).game.hand.over
+
+
+async def test_an_ordinary_move_is_one_round_trip_stored_as_the_orm_stores_it():
+    _, live_id, users = await table()
+    heard = []
+
+    def first(sender, live_game, seat, **kwargs):
+        heard.append((live_game.pk, seat))
+
+    first_moves.first_own_move.connect(first, dispatch_uid="test-move-sql-first")
+    try:
+        stored = move_sql.counts["stored"]
+        version = await until_every_seat_moved(live_id, users)
+        await first_moves.settled()
+    finally:
+        first_moves.first_own_move.disconnect(dispatch_uid="test-move-sql-first")
+    # each seat's first own move is announced once, after its one statement
+    assert sorted(heard) == [(live_id, seat) for seat in range(len(users))]
+    assert move_sql.counts["stored"] - stored == version - 1
+    before = dict(move_sql.counts)
+    ordinary = 0
+    for _ in range(6):
+        if hand_over(live_id, version):
+            break
+        trips, new, user_id, action = await move(live_id, users, version, move_id=f"m{version}")
+        if not hand_over(live_id, new):
+            assert trips == 1  # the UPDATE ... INSERT statement, nothing else
+            ordinary += 1
+        assert new == version + 1
+        version = new
+    assert ordinary >= 3 and move_sql.counts["stored"] - before.get("stored", 0) == ordinary
+    rows = await database_sync_to_async(lambda: list(LiveMove.objects.filter(live_game_id=live_id).order_by("version")))()
+    assert [m.version for m in rows] == list(range(1, version + 1))
+    last = rows[-1]
+    assert last.actor == "player" and last.user_id is not None and last.client_move_id == f"m{version - 1}"
+    stored, state = await database_sync_to_async(lambda: (lambda g: (g, g.state))(LiveGame.objects.get(pk=live_id)))()
+    assert stored.version == version
+    # the log replays to the game this process holds: the stored actions are the applied ones
+    assert state == snapshots.snapshot_at(live_id, version).game.to_dict()
+
+
+async def test_the_statement_sets_the_seats_bit_and_says_whether_it_was_the_first(monkeypatch):
+    _, live_id, users = await table()
+    answers, store = [], move_sql.store
+
+    async def answered(row):
+        answers.append((row.move.seat, await store(row)))
+        return answers[-1][1]
+
+    monkeypatch.setattr(move_sql, "store", answered)
+    heard = []
+    first_moves.first_own_move.connect(lambda sender, live_game, seat, **kw: heard.append(seat), weak=False,
+                                       dispatch_uid="test-move-sql-bit")
+    try:
+        trips, version, _, _ = await move(live_id, users, 1)
+        assert trips == 1, "the first own move is stored and marked in its one statement: no lookup"
+        (seat, stored), = answers
+        assert stored.first_own_move and heard == []  # announced after the move, in a task of its own
+        bits = await database_sync_to_async(lambda: LiveGame.objects.get(pk=live_id).seats_moved)()
+        assert bits == 1 << seat
+        await first_moves.settled()
+        assert heard == [seat]
+        version = await until_every_seat_moved(live_id, users, version)
+        await first_moves.settled()
+        assert sorted(heard) == list(range(len(users)))
+        snapshots.forget_all()  # as another process: its first move takes the ORM path, the ones after it not
+        answers.clear()
+        version = (await database_sync_to_async(move_from_the_database)(live_id, users)).version
+        for _ in range(len(users) + 1):
+            if hand_over(live_id, version):
+                break
+            _, version, _, _ = await move(live_id, users, version)
+        await first_moves.settled()
+    finally:
+        first_moves.first_own_move.disconnect(dispatch_uid="test-move-sql-bit")
+    assert answers and not any(a.first_own_move for _, a in answers)
+    assert sorted(heard) == list(range(len(users)))
+
+
+async def test_a_move_after_another_process_moved_is_refused_stale_by_the_orm_path():
+    _, live_id, users = await table()
+    version = await until_every_seat_moved(live_id, users)
+    user_id, action = turn(live_id, version)
+    other = turn(live_id, version, which=1)[1]
+    if other == action:
+        pytest.skip("one legal action only at this position")
+    # another worker's move at `version`: this process still has the snapshot it acted on
+    await database_sync_to_async(submit_move)(live_id, users[user_id], version, action)
+    not_taken = move_sql.counts["not_taken"]
+    with pytest.raises(MoveRefused) as refused:
+        await play_move(live_id, users[user_id], version, other, "late")
+    assert refused.value.code == STALE and refused.value.version == version + 1
+    assert move_sql.counts["not_taken"] == not_taken + 1  # the statement found the version moved on
+
+
+async def test_a_doubled_move_id_is_already_played_and_a_reused_one_is_refused():
+    _, live_id, users = await table()
+    version = await until_every_seat_moved(live_id, users)
+    user_id, action = turn(live_id, version)
+    await play_move(live_id, users[user_id], version, action, "same")
+    with pytest.raises(MoveRefused) as again:  # sent again, as a client does when its ack was lost
+        await play_move(live_id, users[user_id], version, action, "same")
+    assert again.value.code == ALREADY_PLAYED
+    version += 1
+    while turn(live_id, version)[0] != user_id:  # the seat's next turn
+        assert not hand_over(live_id, version)
+        _, version, _, _ = await move(live_id, users, version)
+    doubled = move_sql.counts["doubled_id"]
+    with pytest.raises(MoveRefused) as reused:
+        await play_move(live_id, users[user_id], version, turn(live_id, version)[1], "same")
+    assert reused.value.code == ID_REUSED
+    assert move_sql.counts["doubled_id"] == doubled + 1  # the move table's unique constraint stopped it
+    count = await database_sync_to_async(LiveMove.objects.filter(live_game_id=live_id, client_move_id="same").count)()
+    assert count == 1
+
+
+async def test_a_paused_game_and_a_disqualified_player_are_refused():
+    game, live_id, users = await table()
+    version = await until_every_seat_moved(live_id, users)
+    organizer = next(iter(users.values()))
+    await database_sync_to_async(game_status.change_game_status)(game, "pause", organizer, reason="a break")
+    version += 1  # the pause is a notice
+    user_id, action = turn(live_id, version)
+    with pytest.raises(MoveRefused) as refused:
+        await play_move(live_id, users[user_id], version, action)
+    assert refused.value.code == PAUSED
+    await database_sync_to_async(game_status.change_game_status)(game, "resume", organizer)
+    version += 1
+    user_id, action = turn(live_id, version)
+    # disqualified without a new version at the table: the row's seats_version tells this process's copy
+    player = await database_sync_to_async(lambda: game.table.seats.get(player__user_id=user_id).player)()
+    await database_sync_to_async(players.disqualify)(player, organizer, "rules")
+    not_taken = move_sql.counts["not_taken"]
+    with pytest.raises(MoveRefused) as refused:
+        await play_move(live_id, users[user_id], version, action)
+    assert refused.value.code == FORBIDDEN
+    assert move_sql.counts["not_taken"] == not_taken + 1

@@ -1,9 +1,11 @@
 """The ASGI application: HTTP through Django, websockets through Channels.
 
-A browser's websocket passes the allowed-hosts origin check and the session auth middleware, so a
+A browser's websocket passes the same-origin check (scheme, host and port: config/websocket_origin.py)
+and the session auth middleware, so a
 consumer's ``scope["user"]`` is the logged-in user of the page that opened the socket. A socket opened
-with a personal access token (a student's bot: ``Authorization: Bearer`` or ``?token=``) is that token's
-user instead, without session or Origin (access_tokens/websocket.py).
+with a personal access token (a student's bot: ``Authorization: Bearer``) is that token's user instead,
+without session or Origin, and may open a table's socket only (access_tokens/websocket.py). Every socket
+passes the caps on sockets per account and per client address first (config/socket_caps.py).
 """
 
 import os
@@ -15,18 +17,20 @@ django_asgi_app = get_asgi_application()  # must run before importing anything t
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from access_tokens.websocket import TokenOrBrowser  # noqa: E402
 from config import gc_tuning  # noqa: E402
-from config.websocket_urls import websocket_urlpatterns  # noqa: E402
+from config.socket_caps import SocketCaps  # noqa: E402
+from config.websocket_origin import SameOriginValidator  # noqa: E402
+from config.websocket_urls import token_websocket_urlpatterns, websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": TokenOrBrowser(
-            token_app=URLRouter(websocket_urlpatterns),
-            browser_app=AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            token_app=SocketCaps(URLRouter(token_websocket_urlpatterns)),
+            browser_app=SameOriginValidator(AuthMiddlewareStack(SocketCaps(URLRouter(websocket_urlpatterns)))),
+            token_routes=token_websocket_urlpatterns,
         ),
     }
 )

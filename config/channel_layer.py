@@ -10,10 +10,14 @@ share one dict: consumers must read group messages, not change them (ours do).
 
 from __future__ import annotations
 
+import logging
 import threading
 
 from cachetools import FIFOCache
 from channels_redis.pubsub import RedisPubSubChannelLayer
+from cryptography.fernet import InvalidToken
+
+logger = logging.getLogger(__name__)
 
 KEEP = 256  # decoded messages kept: more than a process's sockets take to read one message
 
@@ -24,6 +28,17 @@ class SharedDecodingPubSubLayer(RedisPubSubChannelLayer):
         # id(message) -> (message, decoded): holding the message keeps its id from being reused
         self._decoded: FIFOCache[int, tuple[bytes, dict]] = FIFOCache(KEEP)
         self._lock = threading.Lock()  # a process may run more than one event loop (the layer is shared)
+
+    async def receive(self, channel: str):
+        """The next message this process can read. One sealed with another key (another site or a bench
+        sharing the Redis server under the same prefix: pub/sub ignores Redis's database numbers) is
+        dropped and logged instead of ending the socket that was waiting for it."""
+        while True:
+            try:
+                return await self._get_layer().receive(channel)  # the layer proxies to its per-loop layer
+            except InvalidToken:
+                logger.warning("dropped a channel-layer message on %s sealed with another key (is another "
+                               "site using this Redis server with the same CHANNEL_LAYER_PREFIX?)", channel)
 
     def deserialize(self, message: bytes):
         key = id(message)

@@ -10,9 +10,12 @@ kept in a file for development, and the database and channel layer configuration
 import os
 import secrets
 import tempfile
+from base64 import urlsafe_b64encode
 from pathlib import Path
 
 import dj_database_url
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.core.exceptions import ImproperlyConfigured
 from environs import Env, EnvValidationError
 from marshmallow.validate import Range
@@ -65,6 +68,35 @@ def secret_key_from_env(*, debug: bool, key_file: Path) -> str:
     key_file.write_text(key)
     key_file.chmod(0o600)
     return key
+
+
+def vapid_keys_from_env(*, debug: bool, key_file: Path) -> tuple[str, str]:
+    """(public, private) VAPID keys of Web Push, base64url: the uncompressed P-256 point a browser
+    subscribes with, and the raw 32-byte private number that signs each push. From ``VAPID_PUBLIC_KEY`` and
+    ``VAPID_PRIVATE_KEY``; in development a pair is generated once into a git-ignored file. In production
+    without them push is off (("", "")) and students who want notifications get e-mail."""
+    public, private = text("VAPID_PUBLIC_KEY"), text("VAPID_PRIVATE_KEY")
+    if bool(public) != bool(private):
+        raise ImproperlyConfigured("VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both or neither.")
+    if public:
+        return public, private
+    if not debug:
+        return "", ""
+    if key_file.exists():
+        public, private = key_file.read_text().split()
+        return public, private
+    public, private = new_vapid_keys()
+    key_file.write_text(f"{public}\n{private}\n")
+    key_file.chmod(0o600)
+    return public, private
+
+
+def new_vapid_keys() -> tuple[str, str]:
+    """A fresh (public, private) VAPID pair, base64url without padding (`manage.py vapid_keys` prints one)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    point = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    number = key.private_numbers().private_value.to_bytes(32, "big")
+    return tuple(urlsafe_b64encode(raw).rstrip(b"=").decode() for raw in (point, number))
 
 
 def database_from_env(sqlite_path: Path) -> dict:

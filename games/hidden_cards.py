@@ -1,6 +1,8 @@
 """The hidden-card rule as a check: which card codes a message shows under the keys that carry hidden
 cards, and which codes a seat was entitled to see according to a game's move log (its own deals and
-draws, and reveals meant for it). Spectators are entitled to none.
+draws, and reveals meant for it). Spectators are entitled to none. The check reads any frame whole,
+wherever the keys are: a `state`, and an `update` that carries only the view's fields that changed (a
+changed `hand`, `drawn` or `reveals` comes under its own key, whole or as its changed items by index).
 
 Used by the tests (tests/games/test_full_game.py) and the load harness (bench/live/) to check that no
 socket ever received a card it should not have seen.
@@ -33,6 +35,9 @@ def _codes(value: Any, out: set[str]) -> None:
         out.add(value)
     elif isinstance(value, list):
         for item in value:
+            _codes(item, out)
+    elif isinstance(value, dict) and all(key.isdigit() for key in value):  # an update's changed items
+        for item in value.values():  # of a list, by index (`{"3": "R5"}`)
             _codes(item, out)
 
 

@@ -47,6 +47,7 @@ class LiveGame(models.Model):
     )
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="practice_games",
+        db_index=False,  # live_game_owner_recent (owner, -created_at) starts with it
         help_text="The player of a practice game (seat 0).",
     )
     title = models.CharField(max_length=200)
@@ -61,6 +62,19 @@ class LiveGame(models.Model):
     checkpoint_version = models.PositiveIntegerField(
         default=0, help_text="The version the checkpoint is of; the moves after it are replayed onto it.")
     version = models.PositiveIntegerField(default=0)
+    seats_version = models.PositiveIntegerField(
+        default=0,
+        help_text="Counts the changes to this row, and to who may act at this table, that are not a new `version`: "
+                  "a player withdrawn, disqualified or renamed, a seat given to someone else (the tournament calls "
+                  "games.services.seats.holders_changed), a returning player's missed turns cleared. A move stored in "
+                  "one statement (games.services.move_sql) checks it with `version`: a worker's copy of the table "
+                  "is used only while neither has moved.")
+    seats_moved = models.PositiveBigIntegerField(
+        default=0,
+        help_text="Bit 1 << seat is set once the seat's player has made a move of their own here (not the turn timer's "
+                  "or a takeover bot's), and cleared when the seat gets another player: whoever stores the move learns "
+                  "from it whether this is the seat's first own move (games.services.first_moves). Changed only with "
+                  "`version` or `seats_version`.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
     token_moves_only = models.BooleanField(
         default=False,
@@ -69,11 +83,13 @@ class LiveGame(models.Model):
     )
     turn_seconds = models.PositiveSmallIntegerField(default=30, help_text="0 means no turn timer.")
     missed_turns_before_bot = models.PositiveSmallIntegerField(default=3)
+    # Not indexed alone: `live_game_due_turn` (status, deadline) serves the sweeper, and every move sets the
+    # deadline, so each index on it is one more entry written per move.
     deadline = models.DateTimeField(
-        null=True, blank=True, db_index=True,
+        null=True, blank=True,
         help_text="When the seat on turn times out (or a bot's think time ends); the sweeper acts then.",
     )
-    next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    next_hand_at = models.DateTimeField(null=True, blank=True)  # indexed with status: live_game_due_hand
     hand_seats = models.JSONField(
         default=list, blank=True, help_text="Game seats the current (or last) hand was dealt to, in hand-seat order.",
     )
@@ -137,6 +153,11 @@ class LiveGame(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("games:table", args=[self.pk])
 
+    @staticmethod
+    def seat_bit(seat: int) -> int:
+        """The seat's bit in `seats_moved` (a table has far fewer than 63 seats: a deck deals no more)."""
+        return 1 << seat
+
     @property
     def ws_path(self) -> str:
         return f"/ws/games/{self.pk}/"
@@ -174,13 +195,18 @@ class LiveMove(models.Model):
         BOT = "bot", "Bot"
         SYSTEM = "system", "System"
 
-    live_game = models.ForeignKey(LiveGame, on_delete=models.CASCADE, related_name="moves")
+    # No index of its own: (live_game, version) and (live_game, seat) lead with it (one index less to write per move).
+    live_game = models.ForeignKey(LiveGame, on_delete=models.CASCADE, related_name="moves", db_index=False)
     version = models.PositiveIntegerField()
     hand_number = models.PositiveSmallIntegerField(help_text="0-based number of the hand in the game.")
     seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Game seat that acted.")
     actor = models.CharField(max_length=10, choices=Actor.choices)
+    # No database constraint: PostgreSQL checks one by locking the user's row (FOR KEY SHARE), which writes
+    # to that row's page on every move (WAL, a dirty page: a third of a move's CPU in the database,
+    # docs/performance.md). The user is the socket's, authenticated; deleting a user nulls it (Django's
+    # SET_NULL runs in the ORM, not the database).
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                             related_name="+")
+                             related_name="+", db_constraint=False)
     action = models.JSONField(null=True, blank=True, help_text="The engine action (hand seat numbers).")
     events = models.JSONField(default=list)
     hand_seats = models.JSONField(default=list)
@@ -193,7 +219,7 @@ class LiveMove(models.Model):
         ordering = ["live_game", "version"]
         indexes = [
             # Who took part in a tournament round is decided by the players' own moves (tournament
-            # participation, games.services.first_moves): found without reading the timer's and bots' moves.
+            # participation): found without reading the timer's and bots' moves.
             models.Index(fields=["live_game", "seat"], condition=Q(actor="player"), name="live_move_player_seat"),
         ]
         constraints = [
@@ -220,6 +246,7 @@ class LiveConnection(models.Model):
     connected_at = models.DateTimeField(auto_now_add=True)
     last_seen = models.DateTimeField(null=True, blank=True, db_index=True,
                                      help_text="Last heartbeat of the worker holding the socket.")
+    via_token = models.BooleanField(default=False, help_text="Opened with the player's access token (their bot).")
 
     class Meta:
         indexes = [models.Index(fields=["live_game", "seat"], name="live_connection_seat")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.engine import RuleSet
+from games.engine import RuleSet, preset_label
 from games.engine import cards as C
 from games.engine.decks import deck_cards
 
@@ -24,6 +24,11 @@ class Sheet:
     preset: str
     summary: str
     cards: tuple[SheetCard, ...]
+
+    @property
+    def preset_label(self) -> str:
+        """The rules' name as people read it (the sheet's title)."""
+        return preset_label(self.preset)
 
 
 def _plural(n: int, word: str) -> str:

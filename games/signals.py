@@ -48,10 +48,12 @@ first_own_move = Signal()
 """A seat's first move made by its player themselves (not the turn timer or a takeover bot) in a live game.
 
 Arguments: `live_game` (the `LiveGame`, its tournament `game` loaded) and `seat` (the game seat). Sent by
-`games.services.first_moves` after the move has committed, at most once per seat and process: the game
-row's lock is not held for it, and a refused (rolled back) move announces nothing. The tournament's
-participation rule counts a player's own moves, so the first one can turn a "no-show" into a player who
-took part before any hand is scored.
+`games.services.first_moves` after the move has committed, once per seat and game (the game row's
+`seats_moved` says which move was the first; a seat given to another player is announced again at their
+first own move): the game row's lock is not held for it, a refused (rolled back) move announces nothing,
+and a one-statement move is acknowledged and broadcast before it is sent. Sent with `send_robust`: a
+receiver that raises is logged. The tournament's participation rule counts a player's own moves, so the
+first one can turn a "no-show" into a player who took part before any hand is scored.
 """
 
 sweep = Signal()
@@ -63,8 +65,29 @@ knowing of it. Sent with `send_robust`: a receiver that raises is logged and the
 keeps its work cheap (one indexed query when there is nothing to do): it runs about twice a second.
 """
 
+practice_started = Signal()
+"""A practice game was started (`games.services.lifecycle.start_practice_game`). Argument: `live_game`.
+Sent inside the transaction that stores it; a receiver that tells someone does so after the commit (the
+bots' stream: a practice table for the owner's bot is ready)."""
+
+turn_timed_out = Signal()
+"""The turn timer played for a player's seat whose time ran out (`games.services.timers`): their clock runs
+while they are away from the table. Arguments: `live` (the locked `LiveGame`), `seat` (the game seat) and
+`user_id` (the seat's player). Sent inside the sweeper's transaction; a receiver that tells the player does
+so after the commit, and decides itself whether the player is away and whether they were told already."""
+
 latest_announcement = Signal()
 """Asked when a socket opens at a table that has an `announce_group`: a receiver answers with the latest
-announcement to show there, as the message the group would carry (``{"type": "announcement", "text": ...,
-"at": ...}``), or None. Argument: `live_id`. Sent in the socket's database call (`send`, not robust: a
-failing receiver is a bug to see)."""
+announcement to show there, as the message the group would carry (``{"type": "announcement", "id", "text",
+"at", "ends_at", "ended"}``: `ANNOUNCEMENT_FIELDS`), or None. Argument: `live_id`. Sent in the socket's
+database call (`send`, not robust: a failing receiver is a bug to see)."""
+
+ANNOUNCEMENT_FIELDS = ("id", "text", "at", "ends_at", "ended")
+"""The fields of an announcement message (the group's, and `latest_announcement`'s answer) that every socket
+showing announcements forwards to its page as they are: which one (`id`), its text, when it was made, when
+it stops showing by itself (ISO time or None) and whether it is over (`ended`: the page drops it)."""
+
+
+def announcement_frame(message: dict) -> dict:
+    """The frame a socket sends for an announcement message of the event's group (docs/protocol.md)."""
+    return {"type": "announcement", **{name: message.get(name) for name in ANNOUNCEMENT_FIELDS}}

@@ -13,6 +13,7 @@ from games.models import LiveGame
 from games.rules_sheet import special_cards
 from games.services import fairness
 from games.services.lifecycle import start_practice_game
+from games.services.practice_caps import PracticeCapReached
 from games.services.seats import seat_holders, seat_of_user
 
 RECENT_PRACTICE_GAMES = 10
@@ -78,8 +79,13 @@ def practice(request):
     form = PracticeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        live = start_practice_game(request.user, data["preset"], data["opponents"], data["bot_kind"],
-                                   with_my_bot=data["with_my_bot"])
+        try:
+            live = start_practice_game(request.user, data["preset"], data["opponents"], data["bot_kind"],
+                                       with_my_bot=data["with_my_bot"], address=request.META.get("REMOTE_ADDR"))
+        except PracticeCapReached as refused:
+            form.add_error(None, str(refused))
+            return render(request, "games/practice.html", {"form": form, "games": _practice_games(request.user)},
+                          status=429)
         return redirect("games:table", live.pk)
     return render(request, "games/practice.html", {"form": form, "games": _practice_games(request.user)})
 

@@ -1,6 +1,6 @@
 """Dependencies between the apps point one way: `tournament` may import `games`, `games` never imports
-`tournament` (it announces with `games.signals`); and no import that crosses the two apps hides inside a
-function body. Read from the source with `ast`, so an import anywhere in a module counts, run or not."""
+`tournament` (it announces with `games.signals`), and neither imports `ratings` (which imports both); and no
+import that crosses the apps hides inside a function body. Read from the source with `ast`, so an import anywhere in a module counts, run or not."""
 
 from __future__ import annotations
 
@@ -48,6 +48,17 @@ def test_no_module_of_games_imports_tournament():
     offending = [f"{path.relative_to(ROOT)}:{line}" for path in modules("games")
                  for line, apps, _ in imports_in(parse(path)) if "tournament" in apps]
     assert not offending, f"games imports tournament (send a games.signals signal instead): {offending}"
+
+
+def test_neither_games_nor_tournament_imports_ratings():
+    """`ratings` consumes results (it imports both); the leaderboard's rating column loads its template
+    tags by name, never by a Python import."""
+    offending = [f"{path.relative_to(ROOT)}:{line}" for app in APPS for path in modules(app)
+                 for line, apps, _ in imports_in(parse(path)) if "ratings" in apps]
+    assert not offending, f"imports of ratings: {offending}"
+    ratings_functions = [f"{path.relative_to(ROOT)}:{line}" for path in modules("ratings")
+                         for line, apps, in_function in imports_in(parse(path)) if in_function and apps & set(APPS)]
+    assert not ratings_functions, f"ratings imports games or tournament inside a function: {ratings_functions}"
 
 
 def test_no_function_imports_across_the_apps():

@@ -56,3 +56,21 @@ async def test_sockets_of_one_process_in_a_group_share_one_decoded_message():
         assert all(r is received[0] for r in received)
     finally:
         await layer.flush()
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis: set REDIS_URL (CI's second run does)")
+async def test_a_message_sealed_with_another_key_is_dropped_and_the_next_one_read(caplog):
+    prefix = f"keys-{secrets.token_hex(4)}"
+    ours, theirs = (SharedDecodingPubSubLayer(hosts=[{"address": os.environ["REDIS_URL"]}], prefix=prefix,
+                                              symmetric_encryption_keys=[secrets.token_urlsafe(40)])
+                    for _ in range(2))
+    try:
+        channel = await ours.new_channel()
+        await ours.group_add("table-7", channel)
+        await theirs.group_send("table-7", {"type": "game.changed", "version": 1})  # another site's key
+        await ours.group_send("table-7", {"type": "game.changed", "version": 2})
+        assert await asyncio.wait_for(ours.receive(channel), 5) == {"type": "game.changed", "version": 2}
+        assert "sealed with another key" in caplog.text
+    finally:
+        await ours.flush()
+        await theirs.flush()

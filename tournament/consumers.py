@@ -8,8 +8,9 @@ public data only. Every incoming message is checked: anything but a small ``{"ty
 error message and changes nothing.
 
 The socket also carries the event's announcements (``tournament.announcement_socket``): it forwards each
-organizer's announcement as ``{"type": "announcement", "text", "at"}`` and sends the latest once after
-the first leaderboard: every event page shows it as a banner (docs/protocol.md).
+organizer's announcement, and its end, as ``{"type": "announcement", "id", "text", "at", "ends_at",
+"ended"}`` and sends the latest once after the first leaderboard: every event page shows it as a banner
+until it ends (docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from games.socket_limits import FrameLimitsMixin
 from tournament import refresh_requests
 from tournament.announcement_socket import AnnouncementsMixin
 from tournament.models import Event
@@ -53,7 +55,7 @@ def requested_page(scope) -> int:
     return int(raw) if raw.isdigit() and 0 < len(raw) <= 6 and int(raw) > 0 else 1
 
 
-class LeaderboardConsumer(AnnouncementsMixin, AsyncJsonWebsocketConsumer):
+class LeaderboardConsumer(FrameLimitsMixin, AnnouncementsMixin, AsyncJsonWebsocketConsumer):
     event = None
     group_name: str | None = None
     last_refresh: float = 0.0
@@ -78,6 +80,8 @@ class LeaderboardConsumer(AnnouncementsMixin, AsyncJsonWebsocketConsumer):
         await self.leave_announcements()
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
+        if await self.frame_refused(text_data, bytes_data):
+            return
         if error := refresh_requests.refusal(text_data):
             await self.send_error(error)
             return
@@ -99,3 +103,5 @@ class LeaderboardConsumer(AnnouncementsMixin, AsyncJsonWebsocketConsumer):
 
     async def send_error(self, error: str) -> None:
         await self.send_json({"type": "error", "error": error})
+
+    send_rate_error = send_error  # `FrameLimitsMixin`: too many frames

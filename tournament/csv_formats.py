@@ -215,15 +215,16 @@ def write_eligibility_csv(entries: Iterable) -> str:
     return out.getvalue()
 
 
-STANDINGS_COLUMNS = ("rank", "player", "points_won", "games_won", "hands_won", "points_left", "status")
+STANDINGS_COLUMNS = ("rank", "place", "player", "points_won", "games_won", "hands_won", "points_left", "status")
 
 
 def write_standings_csv(rows: Iterable) -> str:
-    """Leaderboard rows (``tournament.standings.StandingRow``) as CSV, in rank order."""
+    """Leaderboard rows (``tournament.standings.StandingRow``) as CSV, in rank order; ``place`` is the place
+    as the leaderboard shows it (shared places read "5-6")."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(STANDINGS_COLUMNS)
     for row in rows:
-        writer.writerow([row.rank, _cell(row.display_name), row.points_won, row.games_won, row.hands_won,
+        writer.writerow([row.rank, row.place_label, _cell(row.display_name), row.points_won, row.games_won, row.hands_won,
                          row.points_left, row.status])
     return out.getvalue()

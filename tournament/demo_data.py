@@ -6,7 +6,8 @@ four played off-line and recorded by the organizer; round 2 is a bracket of the 
 1's participation as the organizer's "Plan next round" proposes it): four tables of four, the winners to
 a final table. Tables 1 and 2 of stage 1 have finished (their winners are marked as going on); tables 3
 and 4 play live (students' missed turns are taken over by bots, so they move on their own and the bracket
-page's scores change). An exhibition table of bots plays for anyone to watch.
+page's scores change). An exhibition table of bots plays for anyone to watch, and a bot league waits for
+its two entered bots to check in (tournament/demo_bot_league.py).
 
 The registered students' e-mail addresses are verified already; the list's other people are left for a
 newcomer to sign up as (sign-up mails a link that verifies the address). The event's eligibility policy
@@ -33,6 +34,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import LiveGame
+from tournament.demo_bot_league import load_bot_league
 from tournament.models import (
     EligibilityEntry,
     Event,
@@ -100,6 +102,8 @@ class DemoLogins:
     withdrawn: str = ""
     registering: str = ""  # the event open for registration, where a newcomer registers
     registering_slug: str = ""
+    bot_league_slug: str = ""  # the bot league (tournament/demo_bot_league.py)
+    bot_entries: list = None  # its entries: LeagueEntry (login, bot, a fresh token)
 
 
 def _people() -> list[dict]:
@@ -206,6 +210,7 @@ def load_demo() -> DemoLogins:
 
     exhibition = _open_exhibition_table(event)
     registering = _open_registration_event(event, organizer)
+    league, bot_entries = load_bot_league(organizer)
     entries = EligibilityEntry.objects.filter(event=event)
     return DemoLogins(ORGANIZER, [name for name, _ in STUDENTS], DEMO_PASSWORD,
                       exhibition_url=exhibition.get_absolute_url(),
@@ -217,7 +222,8 @@ def load_demo() -> DemoLogins:
                       claim=f"{claimed.display_name} ({claimed.roll_number})" if claimed and claimed.claim_pending
                       else "", claimant=CLAIMANT[0], unclaimed_roll_number=unclaimed,
                       withdrawn=withdrawn.display_name if withdrawn and not withdrawn.is_active else "",
-                      registering=registering.name, registering_slug=registering.slug)
+                      registering=registering.name, registering_slug=registering.slug,
+                      bot_league_slug=league.slug, bot_entries=bot_entries)
 
 
 def _open_registration_event(event: Event, organizer) -> Event:

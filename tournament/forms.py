@@ -1,4 +1,4 @@
-"""Forms of the student side: signing up and registering for an event.
+"""Forms of the student side: signing up, registering for an event, asking for a password-reset link.
 
 The registration form checks nothing itself beyond field shape: the service decides, and its
 ``RegistrationRefused`` message is shown on the form as it is (the same words the admin would see).
@@ -6,13 +6,18 @@ The registration form checks nothing itself beyond field shape: the service deci
 
 from __future__ import annotations
 
+import logging
+
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
 from tournament.models import Event, VerifiedEmail
+from tournament.services import mail_pacing
+
+log = logging.getLogger(__name__)
 
 
 class SignupForm(UserCreationForm):
@@ -56,3 +61,18 @@ class RegistrationForm(forms.Form):
             self.fields["roll_number"].help_text = "Must be on this event's list of eligible students."
         self.helper = FormHelper()
         self.helper.add_input(Submit("submit", "Register", css_class="w-100"))
+
+
+class PacedPasswordResetForm(PasswordResetForm):
+    """Django's password-reset form, mailing each account at most one link a minute (mail_pacing, as the
+    verification link): asking again and again sends nothing more. The page answers the same either way,
+    so it still does not tell whether an address has an account."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, from_email, to_email,
+                  html_email_template_name=None) -> None:
+        if not mail_pacing.may_send("password-reset", context["user"]):
+            log.info("password-reset mail to user %s held back: one was sent less than a minute ago",
+                     context["user"].pk)
+            return
+        super().send_mail(subject_template_name, email_template_name, context, from_email, to_email,
+                          html_email_template_name)

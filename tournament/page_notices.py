@@ -14,16 +14,9 @@ moves, so every process's cached standings and pages are recomputed on their nex
 
 from __future__ import annotations
 
-import logging
-
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-from django.db import transaction
-
+from config.group_notices import send_after_commit
 from tournament.models import Event
 from tournament.scores_version import record_change
-
-logger = logging.getLogger(__name__)
 
 SCORES_CHANGED = "scores.changed"  # dispatched to LeaderboardConsumer.scores_changed
 MY_EVENT_CHANGED = "my_event.changed"  # dispatched to MyEventConsumer.my_event_changed
@@ -43,7 +36,8 @@ def notify_my_event_changed(event_id: int) -> None:
     """Tell the event's "My event" pages to show each student their next step afresh (a round seated,
     started or finished, a stage drawn, a game ended, the event's settings saved), once the current
     transaction commits. Lost messages are logged, never raised; a reload shows the same."""
-    transaction.on_commit(lambda: _send(my_event_group_name(event_id), MY_EVENT_CHANGED, event_id))
+    send_after_commit([(my_event_group_name(event_id), {"type": MY_EVENT_CHANGED, "event": event_id})],
+                      what="a My event change")
 
 
 def notify_scores_changed(event: Event) -> None:
@@ -60,21 +54,8 @@ def notify_scores_changed(event: Event) -> None:
 def notify_event_scores_changed(event_id: int) -> None:
     """``notify_scores_changed`` for an event known by its id."""
     record_change(event_id)
-    transaction.on_commit(lambda: _send_scores_changed(event_id))
-
-
-def _send_scores_changed(event_id: int) -> None:
-    _send(event_group_name(event_id), SCORES_CHANGED, event_id)
-
-
-def _send(group: str, kind: str, event_id: int) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, {"type": kind, "event": event_id})
-    except Exception:  # noqa: BLE001 - a live update lost must not undo or break the recorded result
-        logger.exception("could not tell group %s of event %s: %s", group, event_id, kind)
+    send_after_commit([(event_group_name(event_id), {"type": SCORES_CHANGED, "event": event_id})],
+                      what="a scores change")
 
 
 def round_live_group(round_id: int) -> str:

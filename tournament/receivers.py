@@ -2,7 +2,7 @@
 `TournamentConfig.ready()`. `games` announces what happened and never imports `tournament`; the work is
 done by `tournament.services.live_results`, inside the move's transaction the signals are sent in.
 Also: an event saved (its check-in opened, its status changed, in the admin) tells its students' "My
-event" pages.
+event" pages; a player saved with a new status or name tells their live tables.
 """
 
 from __future__ import annotations
@@ -13,9 +13,20 @@ from django.db.models.signals import post_save
 
 from games import engine, signals
 from games.models import LiveGame
-from tournament.models import Event
+from tournament import signals as tournament_signals
+from tournament.models import Event, Player
 from tournament.page_notices import notify_my_event_changed
-from tournament.services import announcements, live_results, participation, time_limits
+from tournament.services import (
+    announcements,
+    bot_stream_nudges,
+    live_results,
+    live_tables,
+    participation,
+    time_limits,
+)
+
+# A player's fields that decide who may act at a live table and the name its seat shows.
+HOLDER_FIELDS = frozenset({"status", "display_name", "user"})
 
 
 def hand_scored(sender, *, live: LiveGame, result: engine.HandResult, started_at: datetime | None,
@@ -39,6 +50,14 @@ def event_saved(sender, *, instance: Event, **kwargs) -> None:
     notify_my_event_changed(instance.pk)
 
 
+def player_saved(sender, *, instance: Player, created: bool, update_fields=None, **kwargs) -> None:
+    """A player withdrawn, disqualified, reinstated or renamed (anywhere: a service, the admin): their live
+    tables read the seats afresh before the next move (`live_tables.holders_changed`)."""
+    if created or (update_fields is not None and not HOLDER_FIELDS & set(update_fields)):
+        return
+    live_tables.holders_changed(players=[instance.pk])
+
+
 def sweep(sender, *, now: datetime, **kwargs) -> None:
     """The sweeper's tick: rounds whose time limit passed finish their games that sit between two hands."""
     time_limits.sweep(now)
@@ -56,6 +75,16 @@ def connect() -> None:
     signals.first_own_move.connect(participation.on_first_own_move, sender=LiveGame,
                                    dispatch_uid="tournament.first_own_move")
     post_save.connect(event_saved, sender=Event, dispatch_uid="tournament.event_saved")
+    post_save.connect(player_saved, sender=Player, dispatch_uid="tournament.player_saved")
     signals.sweep.connect(sweep, sender=LiveGame, dispatch_uid="tournament.sweep")
     signals.latest_announcement.connect(latest_announcement, sender=LiveGame,
                                         dispatch_uid="tournament.latest_announcement")
+    # The bots' stream: a table may be ready for a user's bot, or an event's check-in opened.
+    signals.practice_started.connect(bot_stream_nudges.practice_started, sender=LiveGame,
+                                     dispatch_uid="tournament.bot_stream.practice_started")
+    tournament_signals.round_started.connect(bot_stream_nudges.round_started, sender=Event,
+                                             dispatch_uid="tournament.bot_stream.round_started")
+    tournament_signals.stage_started.connect(bot_stream_nudges.stage_started, sender=Event,
+                                             dispatch_uid="tournament.bot_stream.stage_started")
+    tournament_signals.checkin_opened.connect(bot_stream_nudges.checkin_opened, sender=Event,
+                                              dispatch_uid="tournament.bot_stream.checkin_opened")

@@ -1,6 +1,9 @@
 """What a page may send on the tournament's own sockets (the event's leaderboard, "My event", the live round
 view): ``{"type": "refresh"}`` and nothing else. One check for the three, so each refuses the same frames
-with the same words (the answer is an ``error`` message; the socket stays open)."""
+with the same words (the answer is an ``error`` message; the socket stays open).
+
+Before that check, every frame passes the limits the table sockets apply (`games.socket_limits.FrameLimitsMixin`): a frame too large closes the socket (4413), too many frames are answered with an
+error and then, past twice the rate, close it (4429)."""
 
 from __future__ import annotations
 
@@ -31,3 +34,4 @@ def too_soon(last_refresh: float, now: float) -> str | None:
     if now - last_refresh < MIN_SECONDS_BETWEEN_REFRESHES:
         return "refreshing too often; wait a second"
     return None
+

@@ -60,7 +60,7 @@ function showPosition(position) {
     return;
   }
   const rank = document.createElement("strong");
-  rank.textContent = String(position.rank);
+  rank.textContent = String(position.place || position.rank);
   const points = position.points_won;
   line.replaceChildren("You are ranked ", rank, ` with ${points} point${points === 1 ? "" : "s"}`);
   if (position.pages > 1) {

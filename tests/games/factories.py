@@ -12,10 +12,12 @@ from django.test import Client
 from django.utils import timezone
 
 from config.asgi import application
+from games.view_changes import merge
 from tests.tournament.organizer_factories import make_event, make_user
 from tournament.models import Game, Player, Round, Seat, Table
 
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+HOST = (b"host", b"127.0.0.1:8000")  # the socket's own address: ORIGIN is the same origin
 _counter = itertools.count(1)
 
 
@@ -51,10 +53,11 @@ def session_cookie(user) -> bytes:
 
 
 class Socket:
-    """A websocket at a table that records every frame it receives."""
+    """A websocket at a table that records every frame it receives; `state` is the client's whole picture:
+    the last `state` with every later `update` merged into it, as docs/protocol.md says clients do."""
 
     def __init__(self, live_id: int, cookie: bytes | None = None) -> None:
-        headers = [ORIGIN] + ([(b"cookie", cookie)] if cookie else [])
+        headers = [ORIGIN, HOST] + ([(b"cookie", cookie)] if cookie else [])
         self.comm = WebsocketCommunicator(application, f"/ws/games/{live_id}/", headers=headers)
         self.frames: list[dict] = []
         self.state: dict | None = None
@@ -73,8 +76,13 @@ class Socket:
             raw = await self.comm.receive_from(timeout=timeout)
             message = json.loads(raw)
             self.frames.append(message)
-            if message["type"] in ("state", "update"):
+            if message["type"] == "state":
                 self.state = message
+            elif message["type"] == "update" and self.state is not None:
+                self.state = merge(self.state, message)
+            elif message["type"] == "presence" and self.state is not None:  # as the table page shows it
+                seats = [{**s, "connected": s["seat"] in message["connected"]} for s in self.state["game"]["seats"]]
+                self.state = {**self.state, "game": {**self.state["game"], "seats": seats}}
             if message["type"] != "presence" or presence:
                 return message
 
@@ -83,6 +91,20 @@ class Socket:
             message = await self.receive(timeout)
             if predicate(message):
                 return message
+
+    def picture_at(self, version: int) -> dict | None:
+        """The client's whole picture as it was at `version` (replayed from the recorded frames)."""
+        picture = None
+        for frame in self.frames:
+            if frame["type"] == "state":
+                picture = frame
+            elif frame["type"] == "update" and picture is not None:
+                picture = merge(picture, frame)
+            else:
+                continue
+            if picture["version"] == version:
+                return picture
+        return None
 
     async def send(self, message) -> None:
         if isinstance(message, str):

@@ -28,7 +28,7 @@ RENDER_ALL = """async (codes) => {
     const el = cardElement(code, { button: true, playable: code.length % 2 === 0, dimmed: code.length % 2 === 1 });
     box.appendChild(el);
     const rect = el.getBoundingClientRect();
-    return { code, tag: el.tagName, label: el.getAttribute('aria-label'),
+    return { code, tag: el.tagName, label: el.querySelector('.card-name').textContent, ariaLabel: el.getAttribute('aria-label'),
              marks: [...el.querySelectorAll('.card-mark')].map((m) => m.textContent),
              corners: [...el.querySelectorAll('.card-rank')].map((m) => m.textContent),
              face: el.querySelector('.card-face').textContent + el.querySelectorAll('svg').length,
@@ -77,6 +77,7 @@ def test_every_card_code_of_every_preset_draws_with_a_name(live_server, page):
     assert len(by_code) == len(codes)
     for code, name in EXPECTED_NAMES.items():
         assert by_code[code]["label"] == name, code
+        assert by_code[code]["ariaLabel"] is None, f"{code}: a button is named by its own (hidden) text"
     labels = [c["label"] for c in cards]
     assert len(set(labels)) == len(labels), "two codes share a name"
     for card in cards:

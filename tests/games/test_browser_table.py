@@ -73,7 +73,7 @@ def play_one_step(page) -> str | None:
     card = page.locator("#hand .card.playable").first
     if card.count():
         try:
-            label = card.get_attribute("aria-label", timeout=QUICK_MS)
+            label = card.locator(".card-name").text_content(timeout=QUICK_MS)
         except PlaywrightTimeout:
             return None
         return f"play {label}" if click(card) else None
@@ -105,7 +105,7 @@ def test_student_plays_a_practice_hand_to_its_end(live_asgi, student_cookie, pag
     for i in range(cards.count()):
         card = cards.nth(i)
         assert card.evaluate("el => el.tagName") == "BUTTON"
-        assert card.get_attribute("aria-label")
+        assert card.locator(".card-name").text_content()
         classes = card.get_attribute("class")  # once: a bot's move may redraw the hand between two reads
         assert "playable" in classes or "dimmed" in classes
 
@@ -128,7 +128,7 @@ def test_student_plays_a_practice_hand_to_its_end(live_asgi, student_cookie, pag
     banner = page.locator("#banner")
     assert "Game over" in banner.inner_text() or re.match(r"Hand 1: .+ (went out|wins)", banner.inner_text())
     # The hand's score is in the scores table: someone has points now, and the log says who scored.
-    page.wait_for_function("[...document.querySelectorAll('#scores-body .score-total')]"
+    page.wait_for_function("() => [...document.querySelectorAll('#scores-body .score-total')]"
                            ".some(td => Number(td.textContent) > 0)")
     assert page.locator("#log-list li", has_text=re.compile(r"Hand 1: .+ scores \d+ points")).count() == 1
     live.refresh_from_db()
@@ -149,7 +149,7 @@ def test_spectator_page_follows_bots_without_reloading(live_asgi, bot_table, pag
     page.wait_for_selector("#discard .card")
     first_version = int(page.locator("#table").get_attribute("data-version"))
     page.evaluate("window.__samePage = true")  # gone if the page reloaded
-    page.wait_for_function(f"Number(document.querySelector('#table').dataset.version) >= {first_version + 5}")
+    page.wait_for_function(f"() => Number(document.querySelector('#table').dataset.version) >= {first_version + 5}")
     assert page.evaluate("window.__samePage") is True
     snap(page, "spectator")
     assert page.locator("#log-list li").count() >= 3
@@ -173,7 +173,7 @@ def test_your_turn_shows_in_title_and_favicon_and_cards_work_from_the_keyboard(l
     live, cookie = practice_table
     page.context.add_cookies([cookie])
     page.goto(live_asgi.url + live.get_absolute_url())
-    page.wait_for_function("document.documentElement.dataset.myTurn === '1'", timeout=30_000)
+    page.wait_for_function("() => document.documentElement.dataset.myTurn === '1'", timeout=30_000)
     assert page.title().startswith("● Your turn – ")
     assert page.locator("link#favicon").get_attribute("href").startswith("data:image/png")
     assert page.locator("#turn-line.my-turn").count() == 1
@@ -186,16 +186,24 @@ def test_your_turn_shows_in_title_and_favicon_and_cards_work_from_the_keyboard(l
     assert page.evaluate("localStorage.getItem('ocho.table.sound')") == "off"
     page.reload()
     assert page.locator("#sound-toggle").get_attribute("aria-pressed") == "false"
-    page.wait_for_function("document.documentElement.dataset.myTurn === '1'")
+    page.wait_for_function("() => document.documentElement.dataset.myTurn === '1'")
 
     # Keyboard: Tab reaches the cards with a visible focus; Enter plays a playable card (a wild asks
     # for a colour, chosen with the keyboard too); otherwise Tab on to Draw and press Space.
     version = int(page.locator("#table").get_attribute("data-version"))
-    page.locator("#hand .card").first.focus()
-    page.keyboard.press("Shift+Tab")
-    page.keyboard.press("Tab")
-    # (waited for: a message arriving just then redraws the hand, and focus returns to the card after it)
-    page.wait_for_function("document.activeElement.matches('#hand .card:focus-visible')", timeout=5_000)
+    # (tried again: a message arriving just then redraws the hand, and a slow machine may move the focus
+    # before the keys reach it)
+    for attempt in range(3):
+        page.locator("#hand .card").first.focus()
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")
+        try:
+            page.wait_for_function("() => document.activeElement.matches('#hand .card:focus-visible')",
+                                   timeout=5_000)
+            break
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
     playable = page.locator("#hand .card.playable")
     if playable.count():
         playable.first.focus()
@@ -205,5 +213,5 @@ def test_your_turn_shows_in_title_and_favicon_and_cards_work_from_the_keyboard(l
     else:
         page.locator('#actions [data-action="draw"]').focus()
         page.keyboard.press("Space")
-    page.wait_for_function(f"Number(document.querySelector('#table').dataset.version) > {version}")
+    page.wait_for_function(f"() => Number(document.querySelector('#table').dataset.version) > {version}")
     assert errors == []

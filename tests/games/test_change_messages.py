@@ -4,6 +4,8 @@ replays the action on its own copy of the previous version and builds every view
 reading nothing back from the database; and production refuses a Redis layer that would carry the cards
 unencrypted."""
 
+import json
+
 import msgpack
 import pytest
 from channels.db import database_sync_to_async
@@ -14,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from games import db_threads
 from games.services import broadcast, snapshots
 from games.services.moves import submit_move
+from games.services.update_frames import sent_in, update_frames
 from tests.games.factories import make_tournament_game
 from tests.games.test_db_threads import a_move
 from tests.games.test_table_play import play_one, setup_table
@@ -26,6 +29,19 @@ def without_clock(messages):
     return [{k: v for k, v in m.items() if k != "now"} for m in messages]
 
 
+def updates_for(before, version, upto, users) -> list[list[dict]] | None:
+    """Each viewer's updates from the cache alone (None if it lacks something), for sockets that were
+    sent `before` (a snapshot)."""
+    found = snapshots.cached_changes(before.live_id, version, upto)
+    if found is None:
+        return None
+    out = []
+    for user in users:
+        sent = sent_in(snapshots.state_message(before, before.seat_of(user), []))
+        out.append(without_clock([json.loads(t) for t in update_frames(*found, sent, ())[1]]))
+    return out
+
+
 def test_a_change_message_rebuilds_every_viewers_update_with_no_query(live_settings):
     tgame, users = make_tournament_game(3)
     live = live_game_for(tgame, seed=5)
@@ -35,20 +51,22 @@ def test_a_change_message_rebuilds_every_viewers_update_with_no_query(live_setti
     snap = snapshots._snapshots.get((live.pk, done.version))
     move = snapshots.cached_moves(live.pk, version, done.version)[0]
     viewers = [*users, None]
-    expected = [without_clock(snapshots.cached_updates(live.pk, version, done.version, u)[1]) for u in viewers]
+    expected = updates_for(before, version, done.version, viewers)
 
     # through the layer's own serialisation (channels-redis uses msgpack), into a process that lacks it
     data = msgpack.unpackb(msgpack.packb(snapshots.change_message(snap, move, False)), raw=False)
     assert "state" not in data and "checkpoint" not in str(data["move"])  # the change, not the game
     snapshots.forget_all()
     snapshots.remember(before, [])
-    assert snapshots.cached_updates(live.pk, version, done.version, users[0]) is None
+    assert snapshots.cached_changes(live.pk, version, done.version) is None
     with CaptureQueriesContext(connection) as queries:
         snapshots.remember_change(data)
-        rebuilt = [without_clock(snapshots.cached_updates(live.pk, version, done.version, u)[1]) for u in viewers]
+        rebuilt = updates_for(before, version, done.version, viewers)
     assert len(queries) == 0
     assert rebuilt == expected
-    assert {m["role"] for m in rebuilt[-1]} == {"spectator"} and rebuilt[0][0]["view"]["hand"]
+    assert "hand" not in rebuilt[-1][0]["view"]  # the spectator's
+    whole = snapshots.view_for(snap, None)
+    assert all(len(frames[0]["view"]) < len(whole) for frames in rebuilt)  # only the fields that moved
     assert snapshots._snapshots.get((live.pk, done.version)).game == snap.game  # replayed to the same game
 
 
@@ -118,3 +136,21 @@ async def test_a_move_through_the_loop_sends_its_change_only_across_processes(li
         assert message["change"]["version"] == done.version and message["change"]["live_id"] == live.pk
     else:
         assert "change" not in message
+
+
+def test_sockets_opening_at_one_version_share_its_snapshot(live_settings):
+    """Each socket opening at a table reads the game afresh; while nothing about it changed, every one of
+    them gets the same snapshot (its views and game facts built once, not held once per socket)."""
+    from games.models import LiveGame
+
+    tgame, users = make_tournament_game(3)
+    live = live_game_for(tgame, seed=5)
+    snapshots.forget_all()
+    first = snapshots.load_snapshot(live.pk)
+    view = snapshots.view_for(first, 0)
+    again = snapshots.load_snapshot(live.pk)
+    assert again is first and snapshots.view_for(again, 0) is view
+    LiveGame.objects.filter(pk=live.pk).update(missed_turns=[1, 0, 0])  # a change that keeps the version
+    changed = snapshots.load_snapshot(live.pk)
+    assert changed is not first and changed.version == first.version and changed.missed_turns == [1, 0, 0]
+    assert snapshots.load_snapshot(live.pk) is changed

@@ -49,10 +49,10 @@ async def test_a_whole_game_with_sockets_and_bots_to_the_target(preset, target):
     from channels.testing import WebsocketCommunicator
 
     from config.asgi import application
-    from tests.games.factories import ORIGIN
+    from tests.games.factories import HOST, ORIGIN
 
     slug = await database_sync_to_async(lambda: tgame.table.round.event.slug)()
-    board.comm = WebsocketCommunicator(application, f"/ws/events/{slug}/", headers=[ORIGIN])
+    board.comm = WebsocketCommunicator(application, f"/ws/events/{slug}/", headers=[ORIGIN, HOST])
     board.frames, board.state = [], None
     assert (await board.comm.connect(timeout=10))[0]
     await board.comm.receive_json_from()

@@ -272,5 +272,5 @@ async def test_a_huge_message_closes_the_socket_with_a_reason():
     assert (await watcher.receive())["message"] == "message too large (limit 4096 bytes)"
     await watcher.send("x" * 70_000)
     closed = await _closed_with(watcher)
-    assert closed["code"] == 4413 and closed["reason"] == "message too large (limit 4096 bytes)"
+    assert closed["code"] == 4413 and closed["reason"] == "frame too large (over 65536 bytes)"
     await watcher.comm.disconnect()

@@ -2,6 +2,7 @@
 turns the old socket into a spectator's; a paused game refuses moves and is not swept. And the cost
 of a broadcast: a consumer catches up with at most a few queries, none when this process has it."""
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -10,6 +11,8 @@ from django.utils import timezone
 
 from games.models import LiveGame
 from games.services import snapshots, timers
+from games.services.seats import holders_changed
+from games.services.update_frames import Sent, update_frames
 from tests.games.factories import login_socket
 from tests.games.test_table_play import setup_table, without_seat
 from tournament.models import Game, Player, Seat
@@ -25,7 +28,16 @@ def replace_player(game, seat_number):
     event = game.table.round.event
     player = Player.objects.create(event=event, user=user, display_name="Substitute", status="checked_in")
     Seat.objects.filter(table=game.table, number=seat_number).update(player=player)
+    holders_changed([game.pk])  # as the tournament's replacing does: no worker moves on the holders it read
     return user
+
+
+def set_status(game, status) -> None:
+    """The tournament game's status changed under the table, without the organizer's service (which also
+    stores a notice at the table): the live row says its holders' facts moved, as every such change must
+    (`games.services.seats.holders_changed`), so no move is stored in one statement on what was read before."""
+    Game.objects.filter(pk=game.pk).update(status=status)
+    holders_changed([game.pk])
 
 
 async def test_a_replaced_player_becomes_a_spectator_on_the_same_socket():
@@ -42,16 +54,18 @@ async def test_a_replaced_player_becomes_a_spectator_on_the_same_socket():
     assert state["role"] == "player" and state["seat"] == turn and state["view"]["hand"]
     await new.send({"type": "move", "version": 1, "action": action, "id": "sub-1"})
     assert (await new.receive())["type"] == "ack"
-    update = await old.receive_until(lambda m: m["type"] == "update")
-    assert update["role"] == "spectator" and update["seat"] is None and "hand" not in update["view"]
-    assert update["game"]["seats"][turn]["name"] == "Substitute"
+    # a new role is a new picture: a whole `state`, not fields to merge
+    state = await old.receive_until(lambda m: m["type"] in ("update", "state"))
+    assert state["type"] == "state" and state["version"] == 2
+    assert state["role"] == "spectator" and state["seat"] is None and "hand" not in state["view"]
+    assert state["game"]["seats"][turn]["name"] == "Substitute"
     for s in [*sockets, new]:
         await s.close()
 
 
 async def test_a_paused_game_refuses_moves_and_is_not_swept():
     game, live, users, sockets, states = await setup_table(turn_seconds=30)
-    await database_sync_to_async(Game.objects.filter(pk=game.pk).update)(status=Game.Status.PAUSED)
+    await database_sync_to_async(set_status)(game, Game.Status.PAUSED)
     await database_sync_to_async(LiveGame.objects.filter(pk=live.pk).update)(
         deadline=timezone.now() - timedelta(seconds=5))
     turn = states[0]["view"]["turn"]
@@ -92,13 +106,13 @@ def test_catching_up_costs_few_queries(django_assert_max_num_queries, django_ass
     # the same process again (warm cache): nothing to load
     with django_assert_num_queries(0):
         snap, moves = snapshots.changes_since(live.pk, 1, 4)
-        messages = snapshots.update_messages(snap, 0, moves)
-    assert [m["version"] for m in messages] == [2, 3, 4]
+        _, texts = update_frames(snap, moves, Sent(1, 0, snap.hand_seats.index(0), None, {}, None), ())
+    assert [json.loads(text)["version"] for text in texts] == [2, 3, 4]
 
 
 async def test_a_game_finished_by_the_organizer_stops_the_table():
     game, live, users, sockets, states = await setup_table()
-    await database_sync_to_async(Game.objects.filter(pk=game.pk).update)(status=Game.Status.FINISHED)
+    await database_sync_to_async(set_status)(game, Game.Status.FINISHED)
     turn = states[0]["view"]["turn"]
     sock = sockets[turn]
     await sock.send({"type": "move", "version": 1, "action": without_seat(sock.state["view"]["legal_actions"][0])})
@@ -170,6 +184,4 @@ def test_a_consumer_far_behind_gets_a_full_state():
     newest = snapshots.MAX_CATCH_UP + 6
     assert snap.version == newest and [m.version for m in moves] == list(range(newest - snapshots.LOG_MOVES + 1,
                                                                                   newest + 1))  # its log
-    sent, messages = snapshots.updates_from(snap, moves, 1, None)
-    assert sent == newest and [m["type"] for m in messages] == ["state"]
-    assert len(messages[0]["log"]) == snapshots.LOG_MOVES
+    assert len(snapshots.state_message(snap, None, moves)["log"]) == snapshots.LOG_MOVES

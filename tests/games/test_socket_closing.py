@@ -3,8 +3,10 @@ moves go on being broadcast to the table, and the seat stops counting as connect
 waiting for the client's side of the close. Sizes are counted in UTF-8 bytes."""
 
 import pytest
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 
+from games.consumers import GameConsumer
 from games.services import presence
 from tests.games.test_table_play import play_one, setup_table
 from tests.games.test_table_refusals import on_turn
@@ -67,6 +69,25 @@ async def test_the_closing_size_is_counted_in_utf8_bytes():
     sock = sockets[0]
     await sock.send('{"type": "ping", "echo": "' + "\u20ac" * 30_000 + '"}')  # 30,000 characters, 90,000 bytes
     closed = await _closed_with(sock)
-    assert closed["code"] == 4413 and closed["reason"] == "message too large (limit 4096 bytes)"
+    assert closed["code"] == 4413 and closed["reason"] == "frame too large (over 65536 bytes)"
     await sock.comm.disconnect()
     await sockets[1].close()
+
+
+@pytest.mark.parametrize("refusal", [Disconnected("Attempt to send on a closed protocol"),  # Daphne
+                                     OSError("client disconnected")])  # uvicorn's ClientDisconnected
+async def test_a_broadcast_reaching_a_socket_whose_client_just_closed_is_dropped(refusal):
+    """A presence change (or an update) can reach a socket after its client closed and before the server
+    reports it: the server refuses the send. That is no error of the consumer's: nothing is raised (the
+    consumer lives on to handle the disconnect report) and nothing more is sent on it."""
+    consumer = GameConsumer()
+    sent = []
+
+    async def refuse(message):
+        sent.append(message)
+        raise refusal
+
+    consumer.base_send = refuse
+    await consumer.presence_changed({"connected": [0]})
+    await consumer.presence_changed({"connected": [0, 1]})
+    assert consumer.closed and len(sent) == 1

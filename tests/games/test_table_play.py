@@ -68,10 +68,13 @@ async def test_a_whole_hand_played_by_three_sockets_is_stored_and_scored():
     rows = await database_sync_to_async(lambda: {s.seat.number: (s.points_left, s.points_won)
                                                  for s in HandScore.objects.filter(hand=hand).select_related("seat")})()
     assert rows == {n: (scored["points_left"][n], scored["points_won"][n]) for n in range(3)}
-    # every socket was told the hand is over, with the scores
+    # every socket was told the hand is over, with the scores; hands count from 1 in every frame
     for s in sockets:
         assert s.state["game"]["status"] == "between_hands"
         assert s.state["game"]["totals"] == scored["totals"]
+        told = next(e for e in s.state["events"] if e["kind"] == "hand_scored")
+        assert told["number"] == s.state["game"]["last_result"]["number"] == s.state["game"]["hand_number"] == 1
+        assert s.state["game"]["shuffles"][0]["hand"] == 1
     for s in sockets:
         await s.close()
 
@@ -112,9 +115,11 @@ async def test_the_table_hears_who_is_connected():
     message = await watcher.receive(presence=True)
     expected = [seat for seat in (0, 1, 2) if seat != leaving.state["seat"]]
     assert message == {"type": "presence", "connected": expected}
-    # later updates carry the presence each socket last heard of
+    # an ordinary move changes no public fact of the game: its update leaves the seats (and the presence
+    # the client merged into them) as they were
     await mover.send({"type": "move", "version": 1, "action": without_seat(mover.state["view"]["legal_actions"][0])})
     update = await watcher.receive_until(lambda m: m["type"] == "update")
-    assert [s["connected"] for s in update["game"]["seats"]] == [seat in expected for seat in (0, 1, 2)]
+    assert "game" not in update
+    assert [s["connected"] for s in watcher.state["game"]["seats"]] == [seat in expected for seat in (0, 1, 2)]
     for s in [*staying, watcher]:
         await s.close()

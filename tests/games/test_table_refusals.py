@@ -2,14 +2,16 @@
 spectator, malformed messages, stale versions, duplicates. Each gets an error naming what was wrong and
 leaves the game unchanged; reconnecting mid-hand shows exactly the same view."""
 
+import asyncio
 import json
 
 import pytest
 from channels.db import database_sync_to_async
 
-from games.models import LiveGame, LiveMove
-from tests.games.factories import Socket
+from games.models import LiveConnection, LiveGame, LiveMove, LiveWatcher
+from tests.games.factories import Socket, login_socket, make_tournament_game
 from tests.games.test_table_play import play_one, setup_table, without_seat
+from tournament.services.live_tables import live_game_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -142,13 +144,42 @@ async def test_a_stale_version_is_refused_with_the_fresh_state():
         await s.close()
 
 
+async def test_a_version_from_the_future_is_told_apart_from_a_stale_one():
+    """A client that acts on a version it was never sent (a bug in a bot) hears that its version is ahead,
+    not that "the game has moved on"; the current state follows as for any stale move."""
+    game, live, users, sockets, states = await setup_table()
+    mover, _ = on_turn(sockets)
+    await mover.send({"type": "move", "version": 9, "action": without_seat(mover.state["view"]["legal_actions"][0])})
+    error = await mover.receive()
+    assert error["code"] == "stale" and error["version"] == 1
+    assert "version 9 is ahead of the game" in error["message"] and "moved on" not in error["message"]
+    assert (await mover.receive())["type"] == "state"
+    assert await stored_version(live) == (1, 1)
+    for s in sockets:
+        await s.close()
+
+
+async def test_a_socket_at_a_deleted_game_is_closed_with_its_reason():
+    game, live, users, sockets, states = await setup_table(players=2)
+    for _ in range(50):  # both sockets' presence rows are stored (after their state): then delete the game
+        if await database_sync_to_async(LiveConnection.objects.filter(live_game_id=live.pk).count)() == 2:
+            break
+        await asyncio.sleep(0.1)
+    await database_sync_to_async(LiveGame.objects.filter(pk=live.pk).delete)()
+    await sockets[0].send({"type": "sync"})
+    error = await sockets[0].receive()
+    assert error["code"] == "not_found"
+    closed = await sockets[0].comm.receive_output(timeout=3)
+    assert closed == {"type": "websocket.close", "code": 4404, "reason": "this game does not exist any more"}
+
+
 async def test_a_move_sent_twice_is_played_once():
     game, live, users, sockets, states = await setup_table()
     mover, _ = on_turn(sockets)
     action = without_seat(mover.state["view"]["legal_actions"][0])
     await play_one(sockets, 1)  # plays exactly this action with id "m1"
-    # the same id again (a client retrying after a lost ack)
-    await mover.send({"type": "move", "version": 2, "action": {"type": "draw"}, "id": "m1"})
+    # the same move again, same id (a client retrying after a lost ack)
+    await mover.send({"type": "move", "version": 1, "action": action, "id": "m1"})
     error = await mover.receive()
     assert error["code"] == "already_played" and error["id"] == "m1"
     # the same action for the version it already moved on from, without an id
@@ -156,6 +187,31 @@ async def test_a_move_sent_twice_is_played_once():
     error = await mover.receive()
     assert error["code"] == "already_played"
     assert await stored_version(live) == (2, 2)
+    for s in sockets:
+        await s.close()
+
+
+async def test_a_used_move_id_for_another_move_is_refused_as_reused_not_as_played():
+    """A bot restarted mid-game that numbers its ids from 1 again: `already_played` would tell it its move
+    was applied when it was not. The id is refused as reused, nothing is applied, and the same move under
+    a new id is taken."""
+    game, live, users, sockets, states = await setup_table(players=2)
+    ids_used, version = {}, 1
+    while True:  # play until the seat on turn is one that already sent a move with an id
+        mover, _ = on_turn(sockets)
+        if mover in ids_used:
+            break
+        ids_used[mover] = f"m{version}"  # play_one's id
+        await play_one(sockets, version)
+        version += 1
+    action = without_seat(mover.state["view"]["legal_actions"][0])
+    used = ids_used[mover]
+    await mover.send({"type": "move", "version": version, "action": action, "id": used})
+    error = await mover.receive_until(lambda m: m["type"] == "error")
+    assert error["code"] == "id_reused" and error["id"] == used and "already used" in error["message"]
+    assert await stored_version(live) == (version, version)
+    await mover.send({"type": "move", "version": version, "action": action, "id": "restarted-1"})
+    assert (await mover.receive_until(lambda m: m["type"] == "ack"))["version"] == version + 1
     for s in sockets:
         await s.close()
 
@@ -223,3 +279,29 @@ async def test_too_many_messages_are_refused(live_settings):
     assert error == {"type": "error", "code": "rate_limited", "message": "too many messages; slow down"}
     for s in sockets:
         await s.close()
+
+
+@pytest.mark.parametrize("role", ["player", "spectator"])
+async def test_a_game_deleted_while_its_socket_opens_closes_the_socket_with_its_reason(role, monkeypatch):
+    """The organizer deletes the game after the socket read it but before its presence (or watcher) row is
+    stored: that row would refer to a game no longer there. The socket is closed as at a deleted game, and
+    nothing is left behind."""
+    from games.services import presence, watchers
+    game, users = await database_sync_to_async(make_tournament_game)(2)
+    live = await database_sync_to_async(live_game_for)(game, seed=3)
+    module, name = (presence, "socket_opened") if role == "player" else (watchers, "watcher_opened")
+    record = getattr(module, name)
+
+    def deleted_first(live_game_id, *args):
+        LiveGame.objects.filter(pk=live_game_id).delete()
+        return record(live_game_id, *args)
+
+    monkeypatch.setattr(module, name, deleted_first)
+    sock = await login_socket(live.pk, users[0]) if role == "player" else Socket(live.pk)
+    connected, _ = await sock.comm.connect(timeout=10)
+    assert connected
+    assert json.loads(await sock.comm.receive_from(timeout=5))["type"] == "state"  # read before the deletion
+    closed = await sock.comm.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": 4404, "reason": "this game does not exist any more"}
+    assert not await database_sync_to_async(LiveConnection.objects.exists)()
+    assert not await database_sync_to_async(LiveWatcher.objects.exists)()

@@ -185,3 +185,28 @@ async def test_the_sweeper_skips_paused_games_and_the_in_process_loop_plays_bots
         if task.get_name() == "live-game-sweeper":
             task.cancel()
     await watcher.close()
+
+
+async def test_a_silent_bot_in_a_bot_league_makes_the_least_move_and_is_never_taken_over(live_settings):
+    """In a bot league the seats take moves only through their owners' tokens; a bot that stays silent has
+    its turns played by the timer with the least move (draw, then pass...) however many it misses: no
+    built-in bot plays for it, so it wins nothing it did not play for."""
+    game, live, users, sockets, states = await setup_table(turn_seconds=30, missed_turns_before_bot=2,
+                                                           entrants="bots")
+    live = await reload(live.pk)
+    assert live.token_moves_only
+    silent_moves = []
+    for _ in range(12):
+        live = await reload(live.pk)
+        if live.status != LiveGame.Status.RUNNING or (await seat_on_turn(live)) is None:
+            break
+        version = live.version
+        await expire(live.pk)
+        assert await sweep() == 1
+        silent_moves += await moves_after(live.pk, version)
+    live = await reload(live.pk)
+    assert not any(live.bot_takeover) and max(live.missed_turns) >= 3  # past the limit of 2, still no bot
+    played = [m for m in silent_moves if m.actor != LiveMove.Actor.SYSTEM]
+    assert played and {m.actor for m in played} == {LiveMove.Actor.TIMER}
+    assert {m.action["type"] for m in played if m.action} <= {"draw", "pass", "accept", "choose_colour"}
+    assert not [m for m in silent_moves if m.events and m.events[0]["kind"] == "takeover_started"]

@@ -55,6 +55,12 @@ def test_starting_a_practice_game(client):
     assert live.kind == "practice" and live.seat_count == 4 and live.bot_kinds == ["", "random", "random", "random"]
     assert live.version == 1 and live.preset == "ocho-plato"
     assert client.get(url).context["games"] == [live]
+    # the table's title names the rules as people read them, never the preset's internal name
+    assert live.title == "Practice: Ocho as played in the Plato app against 3 bots"
+    table = client.get(reverse("games:table", args=[live.pk])).content.decode()
+    assert "<title>Practice: Ocho as played in the Plato app against 3 bots" in table
+    assert "Special cards · Ocho as played in the Plato app<" in table
+    assert ": ocho-plato" not in table and "· ocho-plato" not in table
 
 
 @pytest.mark.parametrize(("data", "field", "message"), [

@@ -155,9 +155,9 @@ def test_build_round_preview_swap_two_players_confirm_start_and_record(organizer
 
     response = organizer_client.get(reverse("admin:tournament_event_standings_csv", args=[event.pk]))
     lines = response.content.decode().splitlines()
-    assert lines[0] == "rank,player,points_won,games_won,hands_won,points_left,status"
+    assert lines[0] == "rank,place,player,points_won,games_won,hands_won,points_left,status"
     # 120 ≥ the target of 100: the hand finished the game, so the winner also has a game won
-    assert lines[1].startswith(f"1,{seats[0].player.display_name},120,1,1,0,")
+    assert lines[1].startswith(f"1,1,{seats[0].player.display_name},120,1,1,0,")
 
 
 def test_finish_game_from_the_round_page_needs_a_reason(organizer_client, event):
@@ -169,7 +169,13 @@ def test_finish_game_from_the_round_page_needs_a_reason(organizer_client, event)
     game = Game.objects.get(table__round=round_)
     page = organizer_client.post(overview, {"game": game.pk, "game_action": "finish"}, follow=True)
     assert "Say why" in page.content.decode()
-    organizer_client.post(overview, {"game": game.pk, "game_action": "pause"})
+    page = organizer_client.post(overview, {"game": game.pk, "game_action": "pause"}, follow=True)
+    assert "Say why table 1 is paused" in page.content.decode()  # a pause needs its reason, as on the live view
+    game.refresh_from_db()
+    assert game.status == "running"
+    page = organizer_client.post(overview, {"game": game.pk, "game_action": "pause", "reason": "Fire drill"},
+                                 follow=True)
+    assert "Table 1 paused." in page.content.decode()
     game.refresh_from_db()
     assert game.status == "paused"
     organizer_client.post(overview, {"game": game.pk, "game_action": "finish", "reason": "Time is up"})

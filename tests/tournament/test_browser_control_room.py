@@ -106,7 +106,7 @@ def test_organizer_checks_students_in_at_the_desk_on_a_tablet(live_asgi, organiz
     # The results follow the search box as the organizer types.
     page.get_by_role("searchbox", name="Name or roll number").fill("asha")
     page.locator("#desk-results .desk-player").filter(has_text="Asha Sen").wait_for()
-    page.wait_for_function("document.querySelectorAll('#desk-results .desk-player').length === 1")
+    page.wait_for_function("() => document.querySelectorAll('#desk-results .desk-player').length === 1")
     page.get_by_role("button", name="Check in Asha Sen").click()
     assert "Asha Sen is checked in." in message(page)
     assert page.locator("#count-checked-in").inner_text() == "1"

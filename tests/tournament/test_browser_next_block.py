@@ -60,6 +60,7 @@ def test_a_player_on_a_finished_block_follows_the_link_to_their_next_table(live_
     assert "Next block (2 of 3):" in box and f"your partner: {finished_block['partner']}" in box
     assert link.inner_text() == f"table {finished_block['table']} — go"
     assert page.locator("#banner").inner_text().startswith("Game over")
+    assert page.locator("#role-badge").inner_text() == "Game over"  # not "Playing" any more
     link.click()
     page.wait_for_url(re.compile(rf"/play/tables/{finished_block['second'].pk}/$"))
     assert page.locator("#table").get_attribute("data-role") == "player"

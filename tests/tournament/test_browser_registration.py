@@ -7,6 +7,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from playwright.sync_api import expect
 
 from tests.tournament.standings_data import make_players, seat_round
 from tournament.models import EligibilityEntry, Event, Player, Round
@@ -30,9 +31,9 @@ def test_student_signs_up_registers_and_finds_their_seat(live_server, page, monk
     requests = []
     page.on("request", lambda request: requests.append(request.url))
 
-    # A visitor opens the event and chooses Register: they are asked to log in, and sign up from there.
+    # A visitor opens the event and chooses to log in to register, and signs up from the login page.
     page.goto(f"{live_server.url}/events/chematoodlon/")
-    page.get_by_role("link", name="Register").click()
+    page.get_by_role("link", name="Log in to register").click()
     assert "/accounts/login/" in page.url
     page.get_by_role("link", name="Sign up").last.click()
     page.fill("#id_username", "asha")
@@ -41,20 +42,23 @@ def test_student_signs_up_registers_and_finds_their_seat(live_server, page, monk
     page.fill("#id_password2", "a-Long-pass-8421")
     page.get_by_role("button", name="Sign up").click()
 
-    # Back on the registration form, prefilled from the eligibility list through the e-mail.
+    # Back on the registration form: not filled from the list before the address is verified (anyone
+    # could have typed it), so she types her roll number.
     assert page.url.endswith("/events/chematoodlon/register/")
     assert "We mailed a link to asha@ju.example" in page.content()
-    assert page.input_value("#id_roll_number") == "CHE2201"
-    assert page.input_value("#id_display_name") == "Asha Sen"
+    assert page.input_value("#id_roll_number") == "" and page.input_value("#id_display_name") == ""
+    assert "Asha Sen" not in page.content()
+    page.fill("#id_roll_number", "CHE2201")
     page.fill("#id_display_name", "Asha")
     page.get_by_role("button", name="Register").click()
 
     # Not before the address is verified: the form says so and offers the link again.
-    assert "Verify your e-mail address first: open the link we mailed to asha@ju.example" in page.content()
+    expect(page.locator("body")).to_contain_text(  # read once the next page is there, not mid-navigation
+        "Verify your e-mail address first: open the link we mailed to asha@ju.example")
     page.locator("#verify-first").get_by_role("link", name="Send the link again").click()
     assert "asha@ju.example is not verified yet" in page.locator("#email-status").inner_text()
     page.get_by_role("button", name="Send the link again").click()
-    assert "We sent a new link to asha@ju.example" in page.content()
+    expect(page.locator("body")).to_contain_text("We sent a new link to asha@ju.example")
     assert len(mail.outbox) == 2 and mail.outbox[1].to == ["asha@ju.example"]
 
     # She opens the mailed link on her phone: the address is verified, and she registers.
@@ -63,6 +67,8 @@ def test_student_signs_up_registers_and_finds_their_seat(live_server, page, monk
     page.goto(link)
     assert "asha@ju.example is verified" in page.locator("#verify-result").inner_text()
     page.goto(f"{live_server.url}/events/chematoodlon/register/")
+    assert page.input_value("#id_roll_number") == "CHE2201"  # now filled from the list through the address
+    assert page.input_value("#id_display_name") == "Asha Sen"
     page.fill("#id_display_name", "Asha")
     page.get_by_role("button", name="Register").click()
 
@@ -80,7 +86,8 @@ def test_student_signs_up_registers_and_finds_their_seat(live_server, page, monk
     assert page.locator(".my-table").inner_text() == "1"
     assert page.locator(".my-seat-number").inner_text() == "3"
     assert "With Ravi, Meera, Kabir" in page.locator(".my-seat").inner_text()
-    page.get_by_role("link", name="Go to my table").click()
+    assert page.get_by_role("link", name="Go to my table").count() == 0  # one button: the next step's
+    page.get_by_role("link", name="See my table").click()
     assert page.locator("h1").inner_text().startswith("Table 1")
     assert page.locator(".seat-list li").all_inner_texts() == ["Ravi", "Meera", "Asha", "Kabir"]
     assert all(url.startswith(live_server.url) for url in requests), "no request leaves the site"

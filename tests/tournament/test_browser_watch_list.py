@@ -31,8 +31,8 @@ def test_a_phone_viewer_sees_the_count_follow_who_watches(live_asgi, page):
     viewer.goto(page.url)
     viewer.locator(f"#watch-game-{game.pk}").get_by_role("link", name="Watch").click()
     viewer.wait_for_url(f"{live_asgi.url}/play/tables/**")
-    page.wait_for_function(f"document.querySelector('#watch-game-{game.pk} .watchers').dataset.watchers === '1'")
+    page.wait_for_function(f"() => document.querySelector('#watch-game-{game.pk} .watchers').dataset.watchers === '1'")
     assert "Updated at" in page.locator("#live-status").inner_text()
     page.screenshot(path="/tmp/h5-watch-list-phone.png")
     viewer.close()  # the socket closes with the page
-    page.wait_for_function(f"document.querySelector('#watch-game-{game.pk} .watchers').dataset.watchers === '0'")
+    page.wait_for_function(f"() => document.querySelector('#watch-game-{game.pk} .watchers').dataset.watchers === '0'")

@@ -1,5 +1,6 @@
 """The demo: idempotent, and a full event at once (list, registrations, round 1 with scores, round 2's bracket)."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -8,7 +9,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
+from access_tokens.services import authenticate
 from games.models import LiveGame
+from tournament.demo_bot_league import LEAGUE_SLUG
 from tournament.demo_data import (
     DEMO_PASSWORD,
     EVENT_SLUG,
@@ -50,7 +53,7 @@ def test_demo_builds_a_full_event_and_twice_adds_nothing(capsys):
     entries = EligibilityEntry.objects.filter(event=event)
     assert entries.count() == 44 and Player.objects.filter(event=event).count() == 26
     rolls = set(entries.values_list("roll_number", flat=True))
-    assert set(Player.objects.values_list("roll_number", flat=True)) <= rolls
+    assert set(Player.objects.filter(event=event).values_list("roll_number", flat=True)) <= rolls
     assert set(entries.values_list("year", flat=True)) == {1, 2, 3, 4}
     round_one, round_two = Round.objects.filter(event=event).order_by("number")
     assert round_one.status == "finished" and round_one.tables.count() == 6
@@ -68,9 +71,18 @@ def test_demo_builds_a_full_event_and_twice_adds_nothing(capsys):
         totals = HandScore.objects.filter(hand__game=game, seat=game.winner).values_list("points_won", flat=True)
         assert sum(totals) >= game.target_score == 500
 
+    # a bot league with two bots entered, waiting for them to check in; each entry's token is printed
+    league = Event.objects.get(slug=LEAGUE_SLUG)
+    assert league.bot_league and league.checkin_open and league.status == "running"
+    assert sorted(Player.objects.filter(event=league).values_list("user__username", "status")) == [
+        ("asha", "registered"), ("ravi", "registered")]
+    tokens = re.findall(rf"UNO_TOKEN=(uno_\S+) \.venv/bin/python examples/bot\.py .*--event {LEAGUE_SLUG}", out)
+    assert len(tokens) == 2 and all(authenticate(t) is not None for t in tokens)
+
     load_demo()
     assert counts == (EligibilityEntry.objects.count(), Player.objects.count(), Hand.objects.count(),
                       HandScore.objects.count(), AuditEntry.objects.count())
+    assert all(authenticate(t) is None for t in tokens)  # the demo's tokens are made anew each time
     standings = compute_standings(event)
     assert len(standings) >= 24 and standings[0].points_won > 0
 

@@ -156,7 +156,7 @@ def test_me_json_for_a_player_gives_their_parts_and_position(client, django_asse
     assert got["csrf_cookie"] == "csrftoken" and answer.cookies["csrftoken"].value  # the logout form's token
     position = got["position"]
     page = client.get(reverse("leaderboard", args=[event.slug]), {"page": position["page"]}).content.decode()
-    assert re.search(rf'id="player-{me.pk}">\s*<td>{position["rank"]}</td>', page)
+    assert re.search(rf'id="player-{me.pk}">\s*<td>{position["place"]}</td>', page)
     assert position["url"] == f"/events/big/leaderboard/?page={position['page']}#player-{me.pk}"
     assert "no-store" in answer["Cache-Control"]
     with django_assert_num_queries(4):  # session, user, the event with its version, the player

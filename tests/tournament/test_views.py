@@ -67,7 +67,19 @@ def test_event_page_shows_schedule_rounds_and_seated_tables(client, played):
     assert reverse("table_detail", args=[event.slug, seated.table.pk]) in html
     for player in players:
         assert reverse("player_detail", args=[event.slug, player.pk]) in html
-    assert "Registration opens" in html and "Rules" in html
+    assert 'id="registration-state">closed: the event is under way<' in html and "Rules" in html
+    assert "when the organizers open it" not in html
+
+
+def test_event_page_says_registration_is_closed_once_the_event_is_over_and_open_while_it_is(
+        client, played, registration_event):
+    event, _players, _seated = played
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    html = text(client.get(reverse("event_detail", args=[event.slug])))
+    assert 'id="registration-state">closed: the event is over<' in html
+    assert "when the organizers open it" not in html and "Registration opens" not in html
+    html = text(client.get(reverse("event_detail", args=[registration_event.slug])))
+    assert 'id="registration-state">open now<' in html and "when the organizers open it" not in html
 
 
 def test_table_page_shows_each_hand_with_dealer_winner_points_and_totals(client, played):
@@ -95,7 +107,7 @@ def test_leaderboard_ranks_players_and_documents_the_tiebreak(client, played):
     names = re.findall(r'<tr data-player-id="\d+" id="player-\d+"> <td>(\d+)</td> <td><a href="[^"]+">(\w+)</a>', html)
     assert names == [("1", "Ravi"), ("2", "Asha"), ("3", "Kabir"), ("4", "Meera")]
     assert "How ties are broken" in html and "Fewest points left in hand" in html
-    assert "share a rank" in html
+    assert "share a place" in html
     assert 'data-live-url="/ws/events/chem/?page=1"' in html and "js/live_leaderboard.js" in html
 
 
@@ -161,6 +173,21 @@ def test_password_reset_sends_a_working_link_through_the_mail_backend(client):
     assert client.login(username="asha", password="n3w-Pass-phrase")
 
 
+def test_password_reset_mails_an_account_once_a_minute(client, monkeypatch):
+    from tournament.services import mail_pacing
+
+    get_user_model().objects.create_user("asha", email="asha@ju.example", password=PASSWORD)
+    get_user_model().objects.create_user("ravi", email="ravi@ju.example", password=PASSWORD)
+    answers = [client.post(reverse("password_reset"), {"email": "asha@ju.example"}) for _ in range(10)]
+    assert {(a.status_code, a.url) for a in answers} == {(302, reverse("password_reset_done"))}  # the same answer
+    assert [m.to for m in mail.outbox] == [["asha@ju.example"]]
+    client.post(reverse("password_reset"), {"email": "ravi@ju.example"})  # another account has its own minute
+    assert [m.to for m in mail.outbox] == [["asha@ju.example"], ["ravi@ju.example"]]
+    monkeypatch.setattr(mail_pacing, "INTERVAL_SECONDS", 0)  # the minute has passed
+    client.post(reverse("password_reset"), {"email": "asha@ju.example"})
+    assert len(mail.outbox) == 3
+
+
 # --- registering through the form ------------------------------------------------------------------------
 
 
@@ -173,6 +200,13 @@ def test_register_form_is_prefilled_from_the_list(client, registration_event):
     login(client)
     html = text(client.get(reverse("register", args=[registration_event.slug])))
     assert 'value="CHE2201"' in html and 'value="Asha Sen"' in html
+
+
+def test_an_unverified_address_does_not_fill_the_form_from_the_list(client, registration_event):
+    # anyone can sign up with a listed student's address: the list's data waits for the verified address
+    login(client, username="someone", verified=False)
+    html = text(client.get(reverse("register", args=[registration_event.slug])))
+    assert "CHE2201" not in html and "Asha Sen" not in html
 
 
 def test_register_refusal_is_shown_on_the_form(client, registration_event):

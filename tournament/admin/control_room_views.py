@@ -40,6 +40,8 @@ def _links(event: Event) -> dict[str, str]:
         steps_.CHECKIN_DESK: reverse("admin:tournament_event_checkin_desk", args=[event.pk]),
         steps_.SEAT_ROUND_ONE: reverse("admin:tournament_event_first_round", args=[event.pk]),
         steps_.PLAN_NEXT_ROUND: reverse("admin:tournament_event_plan_next_round", args=[event.pk]),
+        steps_.RESULTS_PAGE: reverse("results", args=[event.slug]),
+        steps_.CERTIFICATES: reverse("admin:tournament_event_certificates", args=[event.pk]),
     }
     if 1 in rounds_:
         links[steps_.ROUND_ONE_PAGE] = round_page_url(rounds_[1])

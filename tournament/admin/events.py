@@ -60,6 +60,7 @@ class EventAdmin(EventScopedAdmin):
                  name="tournament_event_eligibility_upload"),
             path("<int:event_id>/first-round/", wrap(self.first_round_view), name="tournament_event_first_round"),
             path("<int:event_id>/standings.csv", wrap(self.standings_view), name="tournament_event_standings_csv"),
+            path("<int:event_id>/certificates.pdf", wrap(self.certificates_view), name="tournament_event_certificates"),
             path("<int:event_id>/live/", wrap(self.live_view), name="tournament_event_live"),
             path("<int:event_id>/announce/", wrap(self.announce_view), name="tournament_event_announce"),
             *bracket_views.urls(self),
@@ -82,6 +83,9 @@ class EventAdmin(EventScopedAdmin):
 
     def standings_view(self, request, event_id):
         return event_views.standings_csv(self, request, event_id)
+
+    def certificates_view(self, request, event_id):
+        return event_views.certificates_pdf(self, request, event_id)
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(_players=Count("players", distinct=True))

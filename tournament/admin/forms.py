@@ -5,7 +5,10 @@ from __future__ import annotations
 from django import forms
 
 from tournament.csv_formats import ELIGIBILITY_COLUMNS, MAX_UPLOAD_BYTES
+from tournament.models import Attendance
+from tournament.services.participation import LIVE_NONE, LIVE_PLAYED, LIVE_STOOD_IN
 from tournament.services.rounds import CHECKED_IN, SOURCES
+from tournament.services.seat_attendance import attendance_problems
 
 
 class EligibilityUploadForm(forms.Form):
@@ -50,17 +53,24 @@ class ReasonForm(forms.Form):
                              help_text="Kept in the audit log.")
 
 
+LIVE_LABELS = {LIVE_PLAYED: "took part (own moves)", LIVE_STOOD_IN: "no-show (only the timer or a bot played)",
+               LIVE_NONE: "not played live (on paper)"}
+
+
 class HandResultForm(forms.Form):
-    """Hand number, winner, each seat's points left, reason; one ``points_<seat id>`` field per seat."""
+    """Hand number, winner, each seat's points left, reason; one ``points_<seat id>`` field per seat, and
+    per player seat a "did not play" box with the reason a no-show of the live table played
+    (``services.seat_attendance``)."""
 
     number = forms.IntegerField(min_value=1, label="Hand number")
     winner = forms.TypedChoiceField(coerce=int, label="Went out (winner)")
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=2000,
                              help_text="Why it is recorded by hand or corrected; kept in the audit log.")
 
-    def __init__(self, *args, seats, played_live=False, **kwargs):
+    def __init__(self, *args, seats, played_live=False, live_attendance=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.seats = list(seats)
+        self.live = dict(live_attendance or {})
         if played_live:  # the service refuses hands while the live table plays: offer to pause it first
             self.fields["pause_live"] = forms.BooleanField(
                 required=False, label="Pause the game first",
@@ -69,9 +79,40 @@ class HandResultForm(forms.Form):
         for seat in self.seats:
             self.fields[f"points_{seat.pk}"] = forms.IntegerField(
                 min_value=0, max_value=10_000, initial=0, label=f"Points left: {seat.label}")
+        for seat in self.players():
+            absent = seat.organizer_says == Attendance.DID_NOT_PLAY or (
+                self.live.get(seat.pk) == LIVE_STOOD_IN and seat.organizer_says != Attendance.PLAYED)
+            box, why = f"{seat.label} did not play", f"Why {seat.label} played"
+            self.fields[f"did_not_play_{seat.pk}"] = forms.BooleanField(
+                required=False, initial=absent, label="did not play",
+                widget=forms.CheckboxInput(attrs={"aria-label": box}))
+            self.fields[f"played_reason_{seat.pk}"] = forms.CharField(
+                required=False, max_length=200, initial=seat.organizer_reason, label=why,
+                widget=forms.TextInput(attrs={"aria-label": why, "placeholder": "Why they played (a no-show)"}))
+
+    def players(self) -> list:
+        return [seat for seat in self.seats if not seat.is_bot]
 
     def points_fields(self):
         return [self[f"points_{seat.pk}"] for seat in self.seats]
 
     def points_left(self) -> dict[int, int]:
         return {seat.pk: self.cleaned_data[f"points_{seat.pk}"] for seat in self.seats}
+
+    def attendance_rows(self) -> list[tuple]:
+        """(seat, what the live table says, its "did not play" box, its reason) for the template."""
+        return [(seat, LIVE_LABELS[self.live.get(seat.pk, LIVE_NONE)], self[f"did_not_play_{seat.pk}"],
+                 self[f"played_reason_{seat.pk}"]) for seat in self.players()]
+
+    def did_not_play(self) -> set[int]:
+        return {seat.pk for seat in self.players() if self.cleaned_data.get(f"did_not_play_{seat.pk}")}
+
+    def played_reasons(self) -> dict[int, str]:
+        return {seat.pk: self.cleaned_data.get(f"played_reason_{seat.pk}", "") for seat in self.players()}
+
+    def clean(self):
+        data = super().clean()
+        problems = attendance_problems(self.seats, self.live, self.did_not_play(), self.played_reasons())
+        for seat_id, text in problems.items():
+            self.add_error(f"played_reason_{seat_id}", text)
+        return data

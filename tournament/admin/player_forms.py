@@ -7,7 +7,7 @@ from django import forms
 
 from tournament.admin.forms import ReasonForm
 from tournament.models import Event, Player
-from tournament.services.display_names import display_name_taken, normalized, taken_message
+from tournament.services.display_names import display_name_problem, normalized
 from tournament.services.list_places import find_account
 from tournament.services.players import PlayerActionError
 
@@ -23,8 +23,8 @@ class PlayerChangeForm(forms.ModelForm):
         name = normalized(self.cleaned_data["display_name"])
         if not name:
             raise forms.ValidationError("Enter the name to show on the tables and leaderboards.")
-        if display_name_taken(self.instance.event, name, except_player=self.instance):
-            raise forms.ValidationError(taken_message(self.instance.event, name))
+        if problem := display_name_problem(self.instance.event, name, except_player=self.instance):
+            raise forms.ValidationError(problem)
         return name
 
 

@@ -1,6 +1,7 @@
 """Who goes on from a table of a bracket stage: pure functions over plain ids and numbers, no database.
 
-- ``rank_table`` orders one table's players by its game (format-aware);
+- ``rank_table`` orders one table's players: those who took part above its no-shows whatever the points,
+  then by its game (format-aware);
 - ``cut`` takes the top places and reports a tie straddling the cut (to be broken by a recorded draw or a
   tiebreak hand); ``draw_order`` is the reproducible random draw;
 - ``next_stage_seeds`` orders the players who go on for the next stage's snake; ``stage_outcome`` runs a
@@ -33,15 +34,18 @@ class TableResult:
     points_left: int = 0
     eliminated_at: int | None = None  # Challenge UNO: the hand at which the player reached the target
     seed: int = 0  # the player's seed in the bracket (lower is stronger); never decides a tie
+    took_part: bool = True  # False: a no-show at this table (only the turn timer or a bot played the seat)
 
 
 def result_key(result: TableResult, game_format: str) -> tuple:
-    """Sort key (smaller is better); equal keys are a tie the documented tiebreaks cannot break."""
+    """Sort key (smaller is better); equal keys are a tie the documented tiebreaks cannot break. Whoever
+    took part at the table comes before its no-shows, whatever the points (docs/rules.md, "Stages")."""
+    absent = not result.took_part
     if game_format == CHALLENGE:
         # Last one standing first, then whoever was eliminated later, then fewer points caught.
         out = result.eliminated_at
-        return (out is not None, -(out or 0), result.points_won, -result.hands_won)
-    return (-result.points_won, -result.games_won, -result.hands_won, result.points_left)
+        return (absent, out is not None, -(out or 0), result.points_won, -result.hands_won)
+    return (absent, -result.points_won, -result.games_won, -result.hands_won, result.points_left)
 
 
 def rank_table(results: Sequence[TableResult], game_format: str = STANDARD) -> list[list[TableResult]]:

@@ -7,14 +7,15 @@ player's standing — is derived from those rows, so a corrected hand corrects e
 from tournament.models.accounts import VerifiedEmail
 from tournament.models.announcements import Announcement
 from tournament.models.audit import AuditEntry
-from tournament.models.brackets import BracketEntry, BracketStage, TiebreakDraw
+from tournament.models.brackets import BracketEntry, BracketStage, OpenPlaceDecision, TiebreakDraw
 from tournament.models.drafts import RoundDraft
 from tournament.models.events import EligibilityEntry, Event, Player
-from tournament.models.play import Game, Hand, HandScore, Round, Seat, Table
+from tournament.models.play import Attendance, Game, Hand, HandScore, Round, Seat, Table
 from tournament.models.standings import StandingsChange
 
 __all__ = [
     "Announcement",
+    "Attendance",
     "AuditEntry",
     "BracketEntry",
     "BracketStage",
@@ -23,6 +24,7 @@ __all__ = [
     "Game",
     "Hand",
     "HandScore",
+    "OpenPlaceDecision",
     "Player",
     "Round",
     "RoundDraft",

@@ -80,6 +80,12 @@ class Event(models.Model):
                   "pages show their banner without a query); set by tournament.services.announcements.",
     )
     announced_at = models.DateTimeField(null=True, blank=True, editable=False)
+    announcement_ends_at = models.DateTimeField(null=True, blank=True, editable=False)
+    shown_announcement = models.ForeignKey(
+        "tournament.Announcement", null=True, blank=True, editable=False, on_delete=models.SET_NULL,
+        related_name="+", help_text="The announcement the event's banner shows (its id names it to the pages, "
+                                    "which drop it when it ends).",
+    )
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,

@@ -48,6 +48,11 @@ class Table(models.Model):
         return f"Table {self.number}"
 
 
+class Attendance(models.TextChoices):
+    PLAYED = "played", "played (the organizer says)"
+    DID_NOT_PLAY = "did_not_play", "did not play (the organizer says)"
+
+
 class Seat(models.Model):
     """A numbered seat at a table, held by a player or by a bot (never both, never neither)."""
 
@@ -61,6 +66,10 @@ class Seat(models.Model):
         "tournament.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
     bot_kind = models.CharField(max_length=10, choices=BotKind.choices, blank=True)
+    # What the organizer said about this seat when recording a hand by hand (tournament.services.participation):
+    # blank follows the live table (and a paper table's hands), the other two overrule it.
+    organizer_says = models.CharField(max_length=12, choices=Attendance.choices, blank=True)
+    organizer_reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["table", "number"]

@@ -9,7 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.services.lifecycle import LiveTableBusy, tournament_game_status_changed
-from tournament.models import Game
+from tournament import signals
+from tournament.models import Event, Game
 from tournament.services import audit
 from tournament.services.game_end import game_ended
 from tournament.services.rounds import RoundError, seat_totals
@@ -31,8 +32,7 @@ def change_game_status(game: Game, action: str, actor, reason: str = "") -> Game
     with transaction.atomic():
         game = Game.objects.select_for_update().select_related("table__round__event").get(pk=game.pk)
         if game.status not in allowed:
-            done = {"pause": "paused", "resume": "resumed", "finish": "finished"}[action]
-            raise RoundError(f"{game} is {game.get_status_display().lower()}; it cannot be {done}.")
+            raise RoundError(f"{game} is {game.get_status_display().lower()}; it cannot be {DONE[action]}.")
         before = game.status
         game.status = new_status
         changes = {"status": [before, new_status]}
@@ -52,6 +52,8 @@ def change_game_status(game: Game, action: str, actor, reason: str = "") -> Game
                      reason=reason.strip(), changes=changes)
         if action == "finish":
             game_ended(game)
+        else:
+            signals.game_status_changed.send(sender=Event, game=game, action=action)
     return game
 
 
@@ -61,3 +63,15 @@ def _live_table_follows(game: Game, action: str) -> None:
         tournament_game_status_changed(game, action)
     except LiveTableBusy as busy:
         raise RoundError(f"{game}: {busy}.") from busy
+
+
+DONE = {"pause": "paused", "resume": "resumed", "finish": "finished"}
+
+
+def organizer_game_action(game: Game, action: str, actor, reason: str = "") -> str:
+    """An organizer's pause, resume or finish from an admin page: a pause needs a reason too, as finishing
+    does (both go to the audit log). Returns the confirmation, "Table 2 paused."."""
+    if action == "pause" and not reason.strip():
+        raise RoundError(f"Say why table {game.table.number} is paused (it goes to the audit log).")
+    change_game_status(game, action, actor, reason=reason)
+    return f"Table {game.table.number} {DONE[action]}."

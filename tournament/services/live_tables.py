@@ -7,8 +7,11 @@ What happens at the table comes back as signals (`games.signals`, received in `t
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from games import engine
 from games.models import LiveGame
+from games.services import seats as live_seats
 from games.services.lifecycle import create_demo_bot_table, open_tournament_table
 from tournament.models import BracketStage, Event, Game, Round, Seat, Table
 from tournament.page_notices import event_announce_group, round_live_group
@@ -37,6 +40,23 @@ def live_game_for(tournament_game: Game, seed: int | None = None) -> LiveGame:
                                  arrival_seconds=event.arrival_grace_seconds if event.turn_seconds else 0,
                                  seed=seed, watch_group=round_live_group(tournament_game.table.round_id),
                                  announce_group=event_announce_group(event.pk))
+
+
+def holders_changed(*, players=(), seats=()) -> int:
+    """`players` (ids) changed status or name, or `seats` (ids) changed holder, without their live tables
+    hearing of it otherwise (a seat replaced by an organizer is a notice at its table, a pause a new
+    version): the running live tables where they sit read their seats afresh before the next move
+    (`games.services.seats.holders_changed`), and a seat's new player's first own move there is theirs
+    (`games.services.seats.seat_given_to_another`). In the change's transaction."""
+    where = Q(table__seats__player__in=list(players)) | Q(table__seats__in=list(seats))
+    changed = live_seats.holders_changed(Game.objects.filter(where).values("pk"))
+    for seat in Seat.objects.filter(pk__in=list(seats)):
+        numbers = list(Seat.objects.filter(table_id=seat.table_id).values_list("number", flat=True))
+        for game in Game.objects.filter(table_id=seat.table_id, live__isnull=False):
+            in_game = game.game_seat_numbers(numbers)
+            if seat.number in in_game:
+                live_seats.seat_given_to_another(game.pk, in_game.index(seat.number))
+    return changed
 
 
 def _rules_for_table(table: Table) -> engine.RuleSet | None:

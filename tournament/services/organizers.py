@@ -2,13 +2,14 @@
 
 An organizer is a staff user in the "Organizer" group; they run only the events whose ``organizers``
 include them. Superusers run every event. The group's permissions are listed here (and frozen in
-migration 0002, which creates the group on a fresh database).
+migration 0002, which creates the group on a fresh database, and in the migration that lets organizers
+lift a login lockout).
 """
 
 from __future__ import annotations
 
 from django.contrib.auth.models import Group, Permission
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from tournament.models import Event
 
@@ -28,14 +29,26 @@ ORGANIZER_PERMISSIONS: dict[str, tuple[str, ...]] = {
     "handscore": ("view",),
     "auditentry": ("view",),
 }
+# Outside the app: django-axes' failed-login records, so that an organizer can lift a student's lockout
+# at the event (admin: Access attempts, delete).
+ORGANIZER_LOGIN_PERMISSIONS: dict[str, tuple[str, ...]] = {"accessattempt": ("delete", "view")}
+
+
+def organizer_permission_codenames() -> dict[str, set[str]]:
+    """app label -> the codenames of the group's permissions in that app."""
+    return {
+        app_label: {f"{action}_{model}" for model, actions in permissions.items() for action in actions}
+        for app_label, permissions in (("tournament", ORGANIZER_PERMISSIONS), ("axes", ORGANIZER_LOGIN_PERMISSIONS))
+    }
 
 
 def organizer_group() -> Group:
     """The Organizer group with exactly its permissions (created or repaired)."""
     group, _ = Group.objects.get_or_create(name=ORGANIZER_GROUP)
-    codenames = [f"{action}_{model}" for model, actions in ORGANIZER_PERMISSIONS.items() for action in actions]
-    permissions = Permission.objects.filter(content_type__app_label="tournament", codename__in=codenames)
-    group.permissions.set(permissions)
+    wanted = Q()
+    for app_label, codenames in organizer_permission_codenames().items():
+        wanted |= Q(content_type__app_label=app_label, codename__in=codenames)
+    group.permissions.set(Permission.objects.filter(wanted))
     return group
 
 

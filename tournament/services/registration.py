@@ -16,7 +16,7 @@ from django.utils.formats import date_format
 
 from tournament.models import EligibilityEntry, Event, Player, Round
 from tournament.services import audit, eligibility
-from tournament.services.display_names import display_name_taken, taken_message
+from tournament.services.display_names import display_name_problem, normalized
 from tournament.services.email_verification import verified_email
 
 
@@ -62,10 +62,15 @@ def find_eligibility_entry(event: Event, roll_number: str) -> EligibilityEntry |
 
 
 def prefill_for(event: Event, user) -> Prefill:
-    """What the registration form can fill in for a user: from the list entry with their e-mail, if any."""
-    if not getattr(user, "email", ""):
+    """What the registration form can fill in for a user: from the list entry with their e-mail, if any.
+
+    Only a verified address looks the list up: anyone can sign up with a listed student's address, and
+    the list's roll number and name are that student's, not to be shown to whoever typed it.
+    """
+    email = verified_email(user)
+    if not email:
         return Prefill(display_name=user.get_full_name() if hasattr(user, "get_full_name") else "")
-    entry = EligibilityEntry.objects.filter(event=event, email__iexact=user.email.strip()).first()
+    entry = EligibilityEntry.objects.filter(event=event, email__iexact=email).first()
     if entry is None:
         return Prefill(display_name=user.get_full_name())
     return Prefill(roll_number=entry.roll_number, display_name=entry.name[:80])
@@ -111,7 +116,7 @@ def register_player(
     when left empty) that nobody else in the event shows.
     """
     roll_number = roll_number.strip()
-    display_name = " ".join(display_name.split())
+    display_name = normalized(display_name)
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
         check_registration_open(event, now)
@@ -143,12 +148,12 @@ def register_player(
                 "If it is yours, tell an organizer."
             )
         if not display_name:
-            display_name = entry.name[:80] if entry is not None else ""
+            display_name = normalized(entry.name)[:80] if entry is not None else ""
         if not display_name:
             raise RegistrationRefused("Enter the name to show on the tables and leaderboards.")
         display_name = display_name[:80]
-        if display_name_taken(event, display_name):
-            raise RegistrationRefused(taken_message(event, display_name))
+        if problem := display_name_problem(event, display_name):
+            raise RegistrationRefused(problem)
         try:
             with transaction.atomic():
                 player = Player.objects.create(

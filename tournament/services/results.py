@@ -17,7 +17,7 @@ game (the target, or a rotation block's fourth hand) closes its live table, as f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -29,7 +29,7 @@ from tournament.generators.brackets import BracketError
 from tournament.models import BracketStage, Game, Hand, HandScore, Round, Seat
 from tournament.page_notices import notify_scores_changed
 from tournament.rules import RulesRefused, rules_for_event
-from tournament.services import audit
+from tournament.services import audit, seat_attendance
 from tournament.services.advancing import on_game_finished, started_stage_conflicts
 from tournament.services.format_rules import rules_for_format
 from tournament.services.game_end import game_ended
@@ -109,11 +109,15 @@ def record_hand(
     points_left: Mapping[int, int],
     actor,
     reason: str,
+    did_not_play: Collection[int] | None = None,
+    played_reasons: Mapping[int, str] | None = None,
 ) -> HandOutcome:
     """Record hand ``number`` of ``game`` (the next one) or correct it (an earlier one).
 
     ``points_left`` maps every seat id at the table to the value of the cards left in its hand; the
     winner's is 0. ``reason`` is required and goes into the audit entry with the before and after.
+    ``did_not_play`` (seat ids) and ``played_reasons`` (seat id: why a no-show of the live table played)
+    say who played, as the form does (``services.seat_attendance``); None leaves it to the live table.
     """
     reason = (reason or "").strip()
     if not reason:
@@ -157,6 +161,12 @@ def record_hand(
             HandScore(hand=hand, seat_id=seat_id, points_left=points[seat_id], points_won=won[seat_id])
             for seat_id in sorted(seats)
         ])
+        if did_not_play is not None:
+            try:
+                seat_attendance.record_attendance(ordered, did_not_play, played_reasons or {}, actor,
+                                                  f"Round {game.table.round.number}, {game.table}")
+            except seat_attendance.AttendanceError as error:
+                raise ResultError(str(error)) from error
         after = _hand_snapshot(hand, seats, points, won, winner_seat_id)
         if game.seat_order:  # a partner rotation's block: ends after its hands, never at a target
             finished, reopened = end_block_if_played(game), False

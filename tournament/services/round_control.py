@@ -1,5 +1,5 @@
 """The organizer's round-wide and per-seat actions of the live round view: a time limit, finish every game,
-replace a no-show with a reserve or a bot. Each is one transaction with its audit entry; the live tables
+replace a no-show with a reserve (a walk-in, a player out earlier) or a bot. Each is one transaction with its audit entry; the live tables
 follow in the same transaction (`games.services.lifecycle`)."""
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ from games.services.lifecycle import LiveTableBusy, tournament_seat_changed
 from tournament.models import Game, Player, Round, Seat
 from tournament.page_notices import notify_scores_changed
 from tournament.services import audit
+from tournament.services.bracket_view import load_bracket
 from tournament.services.game_status import change_game_status
 from tournament.services.rounds import RoundError
+from tournament.services.stage_results import stage_advancers
 
 REPLACE_BOT_KIND = Seat.BotKind.HEURISTIC
 OPEN_GAME = (Game.Status.PENDING, Game.Status.RUNNING, Game.Status.PAUSED)
@@ -62,11 +64,27 @@ def finish_all(round_: Round, actor, reason: str) -> list[Game]:
 
 
 def reserves(round_: Round) -> list[Player]:
-    """Players of the event who may play and have no seat in this round (the reserves a no-show's seat
-    may go to), checked-in first."""
-    seated = Seat.objects.filter(table__round=round_, player__isnull=False).values("player_id")
-    return list(Player.objects.filter(event_id=round_.event_id, status__in=Player.ACTIVE_STATUSES)
-                .exclude(pk__in=seated).order_by("-status", "display_name"))
+    """Players of the event who may play and are not playing in this round now (the reserves a no-show's
+    seat may go to): walk-ins and players never seated in it, and in a bracket the players out at an earlier
+    stage; checked-in first."""
+    busy = _playing_in(round_)
+    return [p for p in Player.objects.filter(event_id=round_.event_id, status__in=Player.ACTIVE_STATUSES)
+            .order_by("-status", "display_name") if p.pk not in busy]
+
+
+def _playing_in(round_: Round) -> set[int]:
+    """Who plays in the round now: everyone seated in it; in a bracket, the players seated at a table still
+    playing, those who went on from a finished one, and the byes."""
+    if round_.kind != Round.Kind.BRACKET:
+        return set(Seat.objects.filter(table__round=round_, player__isnull=False).values_list("player_id", flat=True))
+    state = load_bracket(round_)
+    busy = set()
+    for stage_state in state.stages:
+        stage_advancers(state, stage_state)  # marks who went on; read only
+        busy.update(stage_state.stage.bye_players)
+        for table in stage_state.tables:
+            busy.update(s.seat.player_id for s in table.seats if s.seat.player_id and (s.advanced or not table.finished))
+    return busy
 
 
 def replace_with_bot(seat: Seat, actor, reason: str) -> Seat:
@@ -98,8 +116,8 @@ def _replace(seat: Seat, reserve: Player | None, actor, reason: str) -> Seat:
             reserve = Player.objects.select_for_update().get(pk=reserve.pk)
             if reserve.event_id != round_.event_id or not reserve.is_active:
                 raise RoundError(f"{reserve} is not a player of this event who may play.")
-            if Seat.objects.filter(table__round=round_, player=reserve).exists():
-                raise RoundError(f"{reserve} already has a seat in round {round_.number}.")
+            if reserve.pk in _playing_in(round_):
+                raise RoundError(f"{reserve} already plays in round {round_.number}.")
         before = seat.player
         seat.player = reserve
         seat.bot_kind = "" if reserve is not None else REPLACE_BOT_KIND

@@ -16,6 +16,7 @@ from django.db.models import Count, Max, Sum
 from django.utils import timezone
 
 from games import engine
+from tournament import signals
 from tournament.generators.seating import BOT, SeatingError, build_tables
 from tournament.models import Event, Game, Hand, HandScore, Player, Round, Seat, Table
 from tournament.rules import RulesRefused, rules_for_event, target_score_for, unplayable_sizes
@@ -170,6 +171,7 @@ def start_round(round_: Round, actor) -> Round:
         audit.record(event, actor, "round.start", f"Round {round_.number} started",
                      changes={"games_started": started, "event_status": [event.status, Event.Status.RUNNING]})
         open_live_tables(round_)
+        signals.round_started.send(sender=Event, round_=round_)
     return round_
 
 

@@ -57,7 +57,7 @@ def position(event, version, number: int | None, user) -> dict | None:
     row, page = rows[index], page_of(index)
     base = (reverse("round_leaderboard", args=[event.slug, number]) if selected
             else reverse("leaderboard", args=[event.slug]))
-    return {"player_id": player_id, "rank": row.rank, "points_won": row.points_won, "page": page,
+    return {"player_id": player_id, "rank": row.rank, "place": row.place_label, "points_won": row.points_won, "page": page,
             "pages": pages_for(len(rows)), "url": f"{base}?page={page}#player-{player_id}"}
 
 

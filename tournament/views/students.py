@@ -39,7 +39,7 @@ def signup(request):
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.get_username()}! Your account is ready.")
-        if send_link_or_say_why(request, user):
+        if send_link_or_say_why(request, user, next_url):
             messages.info(request, f"We mailed a link to {user.email}: open it to verify your address. "
                                    "Registering for an event with a list needs it.")
         return redirect(next_url or "event_list")

@@ -1,4 +1,5 @@
 from django.core.management.base import BaseCommand
+from django.test.utils import override_settings
 
 from tournament.demo_data import EVENT_SLUG, load_demo, student_logins
 
@@ -12,7 +13,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         site = options["site"].rstrip("/")
-        logins = load_demo()
+        with override_settings(NOTIFY_STUDENTS=False):  # its students are made up: no mail, no push
+            logins = load_demo()
         self.stdout.write(self.style.SUCCESS("Demo data loaded."))
         self.stdout.write(f"  Event: {logins.event} (/events/{EVENT_SLUG}/), round 2 (a bracket) in play")
         self.stdout.write(f"  Organizer (admin): {logins.organizer} / {logins.password}")
@@ -32,6 +34,18 @@ class Command(BaseCommand):
                 f"register for {logins.registering} at {site}/events/{logins.registering_slug}/ (open for "
                 "registration, with the same list and policy; the championship is running).")
         self._issue_paths(logins)
+        self._bot_league(site, logins)
+
+    def _bot_league(self, site: str, logins) -> None:
+        """The bot league and its two entries' fresh tokens: a bot started with one checks in and plays."""
+        if not logins.bot_league_slug:
+            return
+        entries = ", ".join(f"{e.login}'s {e.bot}" for e in logins.bot_entries)
+        self.stdout.write(f"  Bot league: {site}/events/{logins.bot_league_slug}/ (check-in open; entered: {entries}).")
+        for entry in logins.bot_entries:
+            self.stdout.write(f"    {entry.bot}: UNO_TOKEN={entry.token} .venv/bin/python examples/bot.py "
+                              f"--server {site} --event {logins.bot_league_slug} --games 0 --wait 3600")
+        self.stdout.write("    Start both, then start round 1 from the league's control room (as organizer).")
 
     def _issue_paths(self, logins) -> None:
         """What the organizer can try on the list and its people (docs/organizers.md says how)."""

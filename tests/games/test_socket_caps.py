@@ -67,6 +67,25 @@ def test_open_sockets_and_openings_are_capped_per_account_and_per_anonymous_addr
         socket.close()
 
 
+def test_logged_in_sockets_of_many_accounts_are_capped_per_client_address(live_asgi_workers):  # noqa: F811
+    """Two accounts from one address, each under its own cap of 3: together they meet the address's cap
+    for logged-in sockets (4), which anonymous sockets from that address do not count against."""
+    server = live_asgi_workers({"SOCKET_MAX_OPEN_PER_ADDRESS_LOGGED_IN": 4, "SOCKET_OPEN_RATE": [100, 30]})
+    first, second = make_user("first"), make_user("second")
+    tables = [start_practice_game(user, "uno-official", 1, seed=5, turn_seconds=0) for user in (first, second)]
+    held = [open_socket(server, tables[0].ws_path, user=first) for _ in range(3)]
+    held.append(open_socket(server, tables[1].ws_path, user=second))
+    assert all(first_state(socket)["seat"] == 0 for socket in held)
+    assert close_code(open_socket(server, tables[1].ws_path, user=second), 10) == 4430  # 5th from the address
+    watcher = open_socket(server, create_demo_bot_table(seats=2, seed=1).ws_path)  # anonymous: its own count
+    assert first_state(watcher)["role"] == "spectator"
+    held.pop().close()
+    time.sleep(0.5)  # the server hears of the close
+    assert first_state(open_socket(server, tables[1].ws_path, user=second))["seat"] == 0
+    for socket in [*held, watcher]:
+        socket.close()
+
+
 def public_event() -> Event:
     event = make_event(slug="live", status=Event.Status.RUNNING)
     players = make_players(event, ["Asha", "Ravi", "Meera"])

@@ -1,5 +1,6 @@
 """Limits on the frames a client sends on a socket, shared by every consumer that reads frames (the
-table's, the live leaderboard's, "My event"'s, through `FrameLimitsMixin`): a frame over
+table's, the live leaderboard's, "My event"'s, the organizer's live round view's, the bots' stream's, the
+health probe's, through `FrameLimitsMixin`): a frame over
 `CLOSE_MESSAGE_BYTES` closes the socket (4413); past its rate (`limit` frames per `window` seconds) a frame
 is answered with an error, and past `FLOOD_FACTOR` times that rate in one window the socket is closed
 (4429). Each close carries a reason.

@@ -1,7 +1,7 @@
 """Caps on sockets, through the real server (the live ASGI server, clients through `websockets`): sockets
 open at once and opened per window, per account and per anonymous client address, each refused with
-4430; the live leaderboard's and "My event"'s sockets close a flood (4429) and a huge frame (4413) as a
-table's do."""
+4430; the live leaderboard's, "My event"'s, the organizer's live round view's and the health probe's
+sockets close a flood (4429) and a huge frame (4413) as a table's do."""
 
 import json
 import os
@@ -13,9 +13,11 @@ from access_tokens.services import create_token
 from games.services.lifecycle import create_demo_bot_table, start_practice_game
 from tests.live_asgi import live_asgi_workers  # noqa: F401 (fixture)
 from tests.live_websockets import LoggedInSession, close_code, next_message, open_socket
+from tests.tournament import organizer_factories
 from tests.tournament.organizer_factories import make_user
 from tests.tournament.standings_data import make_event, make_players, record_games, seat_round
 from tournament.models import Event
+from tournament.services import rounds
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -94,17 +96,31 @@ def public_event() -> Event:
     return event
 
 
-@pytest.mark.parametrize("page", ["leaderboard", "my_event"])
-def test_event_sockets_close_a_flood_and_a_huge_frame(live_asgi, page):
+def flood_target(page: str) -> tuple[str, object, str, dict]:
+    """(socket path, user or None, type of its first frame, a frame it reads) for one of the sockets whose
+    frames pass `games.socket_limits` besides a table's."""
+    if page == "live_round":
+        event = organizer_factories.make_event(min_table_size=3, max_table_size=3, turn_seconds=0)
+        organizer = organizer_factories.make_organizer_of(event)
+        organizer_factories.make_players(event, 3)
+        round_ = rounds.create_first_round(event, rounds.plan_first_round(event, seed=4), organizer)
+        return f"/ws/organizer/rounds/{round_.pk}/", organizer, "round", {"type": "refresh"}
+    if page == "health":
+        return "/ws/health/", None, "hello", {"type": "ping"}
     event = public_event()
-    user = event.players.first().user if page == "my_event" else None
-    path = f"/ws/events/{event.slug}/" + ("me/" if page == "my_event" else "")
-    first = "leaderboard" if page == "leaderboard" else "my_event"
+    if page == "my_event":
+        return f"/ws/events/{event.slug}/me/", event.players.first().user, "my_event", {"type": "refresh"}
+    return f"/ws/events/{event.slug}/", None, "leaderboard", {"type": "refresh"}
+
+
+@pytest.mark.parametrize("page", ["leaderboard", "my_event", "live_round", "health"])
+def test_event_organizer_and_health_sockets_close_a_flood_and_a_huge_frame(live_asgi, page):
+    path, user, first, frame = flood_target(page)
     flooded = open_socket(live_asgi, path, user=user)
     next_message(flooded, first)
     for _ in range(60):  # 20 per 5 s are answered; past 40 the socket is closed
         try:
-            flooded.send(json.dumps({"type": "refresh"}))
+            flooded.send(json.dumps(frame))
         except Exception:  # noqa: BLE001 - closed while sending: what is asserted below
             break
     assert close_code(flooded, 10) == 4429

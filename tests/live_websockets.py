@@ -79,10 +79,13 @@ def close_frame(socket: ClientConnection, seconds: float) -> tuple[int, str] | N
 class LoggedInSession:
     """HTTP as a logged-in browser: the session cookie of `user`, the CSRF token of each form read."""
 
-    def __init__(self, server, user) -> None:
+    def __init__(self, server, user=None) -> None:
+        """`user` None: a browser that is not logged in (its cookies kept from one answer to the next)."""
         self.server = server
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        if user is None:
+            return
         name, value = session_cookie(user).decode().split("=", 1)
         self.jar.set_cookie(http.cookiejar.Cookie(
             0, name, value, None, False, "127.0.0.1", False, False, "/", True, False, None, True, None, None, {}))
@@ -90,6 +93,11 @@ class LoggedInSession:
     def get(self, path: str) -> str:
         with self.opener.open(self.server.url + path, timeout=20) as response:
             return response.read().decode()
+
+    def get_final(self, path: str) -> tuple[str, str]:
+        """(the path after redirects, the page)."""
+        with self.opener.open(self.server.url + path, timeout=20) as response:
+            return urllib.parse.urlsplit(response.geturl()).path, response.read().decode()
 
     def post_form(self, path: str, fields: dict, form_page: str | None = None) -> int:
         """POST `fields` to `path` as the form on `form_page` (default: `path`; read first for its CSRF

@@ -151,10 +151,12 @@ LIVE_SWEEPER_IN_PROCESS = yes_no("LIVE_SWEEPER_IN_PROCESS", True)
 # broadcast never came still reaches them (games/services/missed_changes.py); 0 turns the check off.
 LIVE_MISSED_CHANGE_SECONDS = number("LIVE_MISSED_CHANGE_SECONDS", 0.5, minimum=0)
 # Caps on websockets (config/socket_caps.py): openings per account (or anonymous client address) per 10 s,
-# shared through the cache; sockets open at once per account and per anonymous address, per worker.
+# shared through the cache; sockets open at once per account, per anonymous address and (larger, for a
+# campus behind one address) logged-in sockets per address, per worker.
 SOCKET_OPEN_RATE = (whole_number("SOCKET_OPENS_PER_10_SECONDS", 30, minimum=1), 10)
 SOCKET_MAX_OPEN_PER_ACCOUNT = whole_number("SOCKET_MAX_OPEN_PER_ACCOUNT", 12, minimum=1)
 SOCKET_MAX_OPEN_PER_ADDRESS = whole_number("SOCKET_MAX_OPEN_PER_ADDRESS", 60, minimum=1)
+SOCKET_MAX_OPEN_PER_ADDRESS_LOGGED_IN = whole_number("SOCKET_MAX_OPEN_PER_ADDRESS_LOGGED_IN", 400, minimum=1)
 # Caps on practice games (games/services/practice_caps.py): running at once per account; starts per client
 # address per minute, shared through the cache.
 LIVE_PRACTICE_MAX_RUNNING = whole_number("LIVE_PRACTICE_MAX_RUNNING", 3, minimum=1)

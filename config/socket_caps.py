@@ -13,12 +13,16 @@ at once with `CLOSE_TOO_MANY_SOCKETS` and a reason that says which:
   anonymous sockets, default 60): counted in this worker's memory, so a count can never outlive the
   sockets it counts (a worker that dies takes its count with it). With N workers the most one account
   can hold open is N times the cap; the opening rate, which is shared, still holds across them.
+- logged-in sockets open at once per client address (`SOCKET_MAX_OPEN_PER_ADDRESS_LOGGED_IN`, default
+  400), counted like the one above: one person with many accounts cannot multiply the account cap
+  without bound. It is a separate, larger count than the anonymous one because a campus network may put
+  a whole hall of students behind one address.
 
 The cache is called as it is, from the event loop (one Redis round trip per opening, well under a
 millisecond): a hop to a thread would queue behind the database work of Channels' thread.
 
-A campus network may put many people behind one address: only anonymous sockets count against an
-address, and both address caps are settings to raise for such a site (docs/security.md).
+A campus network may put many people behind one address: the address caps are settings to raise for
+such a site (docs/security.md).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ CLOSE_TOO_MANY_SOCKETS = 4430
 DEFAULT_OPEN_RATE = (30, 10)  # sockets opened per account (or anonymous address) per 10 seconds
 DEFAULT_MAX_OPEN_PER_ACCOUNT = 12
 DEFAULT_MAX_OPEN_PER_ADDRESS = 60
+DEFAULT_MAX_OPEN_PER_ADDRESS_LOGGED_IN = 400
 
 _open: Counter = Counter()  # this worker's open sockets per account or address
 
@@ -47,6 +52,19 @@ def who(scope) -> tuple[str, str] | None:
     if client and client[0]:
         return "address", f"addr:{client[0]}"
     return None
+
+
+def logged_in_address(scope) -> str | None:
+    """The key a logged-in socket also counts against (its client address), or None."""
+    user = scope.get("user")
+    client = scope.get("client")
+    if user is None or not getattr(user, "is_authenticated", False) or not client or not client[0]:
+        return None
+    return f"users-addr:{client[0]}"
+
+
+def max_open_logged_in_per_address() -> int:
+    return getattr(settings, "SOCKET_MAX_OPEN_PER_ADDRESS_LOGGED_IN", DEFAULT_MAX_OPEN_PER_ADDRESS_LOGGED_IN)
 
 
 def max_open(kind: str) -> int:
@@ -76,15 +94,24 @@ class SocketCaps:
         if count > limit:
             return await refuse(receive, send, CLOSE_TOO_MANY_SOCKETS,
                                 f"too many sockets opened by this {kind} (limit {limit} per {window:g} s): "
-                                "wait a little")
+                                "wait a little, then try again")
         cap = max_open(kind)
         if _open[key] >= cap:
             return await refuse(receive, send, CLOSE_TOO_MANY_SOCKETS,
                                 f"too many open sockets for this {kind} (limit {cap}): close some first")
-        _open[key] += 1
+        address = logged_in_address(scope)
+        address_cap = max_open_logged_in_per_address()
+        if address is not None and _open[address] >= address_cap:
+            return await refuse(receive, send, CLOSE_TOO_MANY_SOCKETS,
+                                f"too many open sockets of logged-in accounts from this address "
+                                f"(limit {address_cap}): close some first")
+        counted_keys = [key] if address is None else [key, address]
+        for counted_key in counted_keys:
+            _open[counted_key] += 1
         try:
             return await self.app(scope, receive, send)
         finally:
-            _open[key] -= 1
-            if _open[key] <= 0:
-                del _open[key]
+            for counted_key in counted_keys:
+                _open[counted_key] -= 1
+                if _open[counted_key] <= 0:
+                    del _open[counted_key]

@@ -56,8 +56,14 @@ def same_origin(scope) -> bool:
     return parsed == _origin(f"{scheme}://{host}")
 
 
+FOREIGN_ORIGIN_REASON = ("This socket opens only from a page of this site: its Origin must be the site's own "
+                         "scheme, host and port.")
+
+
 class SameOriginValidator:
-    """ASGI middleware: a websocket whose Origin is not the site's own is refused before the handshake."""
+    """ASGI middleware: a websocket whose Origin is not the site's own is refused before the handshake, with
+    HTTP 403. A server with the ASGI denial response extension (uvicorn) sends ``FOREIGN_ORIGIN_REASON`` as the
+    answer's body, so a client can read why; others (Daphne) send the bare 403."""
 
     def __init__(self, application) -> None:
         self.application = application
@@ -65,4 +71,13 @@ class SameOriginValidator:
     async def __call__(self, scope, receive, send):
         if scope["type"] == "websocket" and same_origin(scope):
             return await self.application(scope, receive, send)
-        return await WebsocketDenier()(scope, receive, send)
+        if "websocket.http.response" not in scope.get("extensions", {}):
+            return await WebsocketDenier()(scope, receive, send)
+        message = await receive()
+        if message.get("type") != "websocket.connect":
+            return
+        body = FOREIGN_ORIGIN_REASON.encode()
+        await send({"type": "websocket.http.response.start", "status": 403,
+                    "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "websocket.http.response.body", "body": body})

@@ -1,15 +1,17 @@
 """The websocket health probe (`ws/health/`): lets a client or a probe check that websockets reach the site
-through proxies and workers."""
+through proxies and workers. Anyone may open it, so its frames pass the limits every socket applies
+(`games.socket_limits`): a flood or a huge frame closes it."""
 
 from __future__ import annotations
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games import strict_json
+from games.socket_limits import FrameLimitsMixin
 from games.socket_messages import utf8_size
 
 
-class HealthConsumer(AsyncJsonWebsocketConsumer):
+class HealthConsumer(FrameLimitsMixin, AsyncJsonWebsocketConsumer):
     """Answers ``{"type": "ping"}`` with ``{"type": "pong"}``: lets a client or a probe check that
     websockets reach the site through proxies and workers. Anything else gets an error message."""
 
@@ -21,6 +23,8 @@ class HealthConsumer(AsyncJsonWebsocketConsumer):
         )
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
+        if await self.frame_refused(text_data, bytes_data):  # too large, too many
+            return
         if text_data is None or utf8_size(text_data) > 1024:
             await self.send_json({"type": "error", "error": "send a JSON text message under 1 KiB"})
             return
@@ -37,3 +41,6 @@ class HealthConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong", "echo": content.get("echo")})
         else:
             await self.send_json({"type": "error", "error": 'unknown message; send {"type": "ping"}'})
+
+    async def send_rate_error(self, reason: str) -> None:  # `FrameLimitsMixin`: too many frames
+        await self.send_json({"type": "error", "error": reason})

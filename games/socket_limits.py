@@ -1,5 +1,6 @@
 """Limits on the frames a client sends on a socket, shared by every consumer that reads frames (the
-table's, the live leaderboard's, "My event"'s, through `FrameLimitsMixin`): a frame over
+table's, the live leaderboard's, "My event"'s, the organizer's live round view's, the bots' stream's, the
+health probe's, through `FrameLimitsMixin`): a frame over
 `CLOSE_MESSAGE_BYTES` closes the socket (4413); past its rate (`limit` frames per `window` seconds) a frame
 is answered with an error, and past `FLOOD_FACTOR` times that rate in one window the socket is closed
 (4429). Each close carries a reason.
@@ -54,11 +55,11 @@ class FrameGate:
         """None if the frame may be read; else what to do about it."""
         size = utf8_size(text_data) if text_data is not None else len(bytes_data or b"")
         if size > CLOSE_MESSAGE_BYTES:
-            return Refusal(CLOSE_TOO_LARGE, f"frame too large (over {CLOSE_MESSAGE_BYTES} bytes)")
+            return Refusal(CLOSE_TOO_LARGE, f"frame too large (over {CLOSE_MESSAGE_BYTES} bytes): send smaller messages")
         limit, window = rate
         count = self.count(window)
         if count > limit * FLOOD_FACTOR:
-            return Refusal(CLOSE_FLOOD, f"too many messages (limit {limit} per {window:g} s)")
+            return Refusal(CLOSE_FLOOD, f"too many messages (limit {limit} per {window:g} s): slow down, then reconnect")
         if count > limit:
             return Refusal(None, SLOW_DOWN)
         return None

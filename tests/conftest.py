@@ -59,6 +59,7 @@ def _caps_lifted(settings):
     settings.SOCKET_OPEN_RATE = (100_000, 1.0)
     settings.SOCKET_MAX_OPEN_PER_ACCOUNT = 100_000
     settings.SOCKET_MAX_OPEN_PER_ADDRESS = 100_000
+    settings.SOCKET_MAX_OPEN_PER_ADDRESS_LOGGED_IN = 100_000
     settings.LIVE_PRACTICE_STARTS_PER_ADDRESS = (100_000, 1)  # likewise (tests/games/test_practice_caps.py)
 
 

@@ -162,6 +162,7 @@ if pytest is not None:
             "SOCKET_OPEN_RATE": [100_000, 1.0],
             "SOCKET_MAX_OPEN_PER_ADDRESS": 100_000,
             "SOCKET_MAX_OPEN_PER_ACCOUNT": 100_000,
+            "SOCKET_MAX_OPEN_PER_ADDRESS_LOGGED_IN": 100_000,
             "LIVE_PRACTICE_STARTS_PER_ADDRESS": [100_000, 1],  # (tests/games/test_practice_caps.py)
         }
 

@@ -6,7 +6,9 @@ is closed (4403). The round's live tables nudge the group ``round-<id>-live`` af
 player arriving or leaving (`games.services.nudges`), and score changes reach it through the event's
 group; on each the consumer re-reads the round's compact summary (`tournament.services.live_round`) and
 sends it rendered, at most once a second. The only message it accepts is ``{"type": "refresh"}``; the
-organizer's actions are the page's forms (plain POSTs through the admin, permission-checked there).
+organizer's actions are the page's forms (plain POSTs through the admin, permission-checked there). Its
+frames pass the limits of the table sockets first (`games.socket_limits`): a flood or a huge frame closes
+it before any database work.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 
+from games.socket_limits import FrameLimitsMixin
 from tournament import refresh_requests
 from tournament.admin.scoping import in_events
 from tournament.models import Round
@@ -68,7 +71,7 @@ def summary_message(user, round_id: int) -> dict | None:
             "counts": live.counts, "html": html}
 
 
-class LiveRoundConsumer(AsyncJsonWebsocketConsumer):
+class LiveRoundConsumer(FrameLimitsMixin, AsyncJsonWebsocketConsumer):
     round_id: int = 0
     groups_joined: tuple[str, ...] = ()
     last_sent: float = float("-inf")
@@ -94,6 +97,8 @@ class LiveRoundConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
+        if await self.frame_refused(text_data, bytes_data):  # too large, too many
+            return
         if await check(self.user, self.round_id) is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
@@ -135,3 +140,5 @@ class LiveRoundConsumer(AsyncJsonWebsocketConsumer):
 
     async def send_error(self, error: str) -> None:
         await self.send_json({"type": "error", "error": error})
+
+    send_rate_error = send_error  # `FrameLimitsMixin`: too many frames

@@ -4,10 +4,12 @@ import hashlib
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 
 from access_tokens.models import AccessToken
 from access_tokens.services import MAX_ACTIVE_TOKENS, TokenError, authenticate, create_token, revoke_token
-from tests.tournament.organizer_factories import make_user
+from tests.tournament.organizer_factories import make_event, make_organizer_of, make_user
+from tournament.models import Event
 
 pytestmark = pytest.mark.django_db
 
@@ -103,3 +105,27 @@ def test_a_new_password_revokes_every_token_and_a_deactivation_only_suspends_the
     form.save()  # the reset-by-mail form
     assert authenticate(first.secret) is None and authenticate(second.secret) is None
     assert not AccessToken.objects.filter(user=user, revoked_at__isnull=True).exists()
+
+
+def test_a_bearer_token_opens_no_organizer_or_admin_page():
+    """An organizer's (and a superuser's) valid token, sent as a bot sends it, is no login: every admin page
+    answers as to a stranger (the login page), the same page opens with the session, and a POST changes
+    nothing."""
+    event = make_event()
+    organizer = make_organizer_of(event)
+    root = make_user("root", is_staff=True, is_superuser=True)
+    pages = ["/admin/", reverse("admin:tournament_event_changelist"),
+             reverse("admin:tournament_event_change", args=[event.pk]),
+             reverse("admin:tournament_event_live", args=[event.pk]), "/account/tokens/"]
+    for user in (organizer, root):
+        bearer = {"HTTP_AUTHORIZATION": f"Bearer {create_token(user, 'script').secret}"}
+        for page in pages:
+            answer = Client().get(page, **bearer)
+            assert answer.status_code == 302 and "/login/" in answer["Location"], (user, page, answer.status_code)
+        changed = Client().post(reverse("admin:tournament_event_change", args=[event.pk]),
+                                {"name": "Taken over"}, **bearer)
+        assert changed.status_code in (302, 403)
+        assert Event.objects.get(pk=event.pk).name != "Taken over"
+    signed_in = Client()
+    signed_in.force_login(organizer)
+    assert signed_in.get(reverse("admin:tournament_event_change", args=[event.pk])).status_code == 200

@@ -233,7 +233,7 @@ async def test_a_flooding_socket_is_closed_with_a_reason(live_settings):
     await sock.send({"type": "ping"})  # twice the limit: closed
     closed = await _closed_with(sock)
     assert closed["type"] == "websocket.close" and closed["code"] == 4429
-    assert closed["reason"] == "too many messages (limit 5 per 60 s)"
+    assert closed["reason"] == "too many messages (limit 5 per 60 s): slow down, then reconnect"
     await sock.comm.disconnect()
 
 
@@ -272,5 +272,5 @@ async def test_a_huge_message_closes_the_socket_with_a_reason():
     assert (await watcher.receive())["message"] == "message too large (limit 4096 bytes)"
     await watcher.send("x" * 70_000)
     closed = await _closed_with(watcher)
-    assert closed["code"] == 4413 and closed["reason"] == "frame too large (over 65536 bytes)"
+    assert closed["code"] == 4413 and closed["reason"] == "frame too large (over 65536 bytes): send smaller messages"
     await watcher.comm.disconnect()

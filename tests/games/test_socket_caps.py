@@ -1,7 +1,7 @@
 """Caps on sockets, through the real server (the live ASGI server, clients through `websockets`): sockets
 open at once and opened per window, per account and per anonymous client address, each refused with
-4430; the live leaderboard's and "My event"'s sockets close a flood (4429) and a huge frame (4413) as a
-table's do."""
+4430; the live leaderboard's, "My event"'s, the organizer's live round view's and the health probe's
+sockets close a flood (4429) and a huge frame (4413) as a table's do."""
 
 import json
 import os
@@ -13,9 +13,11 @@ from access_tokens.services import create_token
 from games.services.lifecycle import create_demo_bot_table, start_practice_game
 from tests.live_asgi import live_asgi_workers  # noqa: F401 (fixture)
 from tests.live_websockets import LoggedInSession, close_code, next_message, open_socket
+from tests.tournament import organizer_factories
 from tests.tournament.organizer_factories import make_user
 from tests.tournament.standings_data import make_event, make_players, record_games, seat_round
 from tournament.models import Event
+from tournament.services import rounds
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -67,6 +69,25 @@ def test_open_sockets_and_openings_are_capped_per_account_and_per_anonymous_addr
         socket.close()
 
 
+def test_logged_in_sockets_of_many_accounts_are_capped_per_client_address(live_asgi_workers):  # noqa: F811
+    """Two accounts from one address, each under its own cap of 3: together they meet the address's cap
+    for logged-in sockets (4), which anonymous sockets from that address do not count against."""
+    server = live_asgi_workers({"SOCKET_MAX_OPEN_PER_ADDRESS_LOGGED_IN": 4, "SOCKET_OPEN_RATE": [100, 30]})
+    first, second = make_user("first"), make_user("second")
+    tables = [start_practice_game(user, "uno-official", 1, seed=5, turn_seconds=0) for user in (first, second)]
+    held = [open_socket(server, tables[0].ws_path, user=first) for _ in range(3)]
+    held.append(open_socket(server, tables[1].ws_path, user=second))
+    assert all(first_state(socket)["seat"] == 0 for socket in held)
+    assert close_code(open_socket(server, tables[1].ws_path, user=second), 10) == 4430  # 5th from the address
+    watcher = open_socket(server, create_demo_bot_table(seats=2, seed=1).ws_path)  # anonymous: its own count
+    assert first_state(watcher)["role"] == "spectator"
+    held.pop().close()
+    time.sleep(0.5)  # the server hears of the close
+    assert first_state(open_socket(server, tables[1].ws_path, user=second))["seat"] == 0
+    for socket in [*held, watcher]:
+        socket.close()
+
+
 def public_event() -> Event:
     event = make_event(slug="live", status=Event.Status.RUNNING)
     players = make_players(event, ["Asha", "Ravi", "Meera"])
@@ -75,17 +96,31 @@ def public_event() -> Event:
     return event
 
 
-@pytest.mark.parametrize("page", ["leaderboard", "my_event"])
-def test_event_sockets_close_a_flood_and_a_huge_frame(live_asgi, page):
+def flood_target(page: str) -> tuple[str, object, str, dict]:
+    """(socket path, user or None, type of its first frame, a frame it reads) for one of the sockets whose
+    frames pass `games.socket_limits` besides a table's."""
+    if page == "live_round":
+        event = organizer_factories.make_event(min_table_size=3, max_table_size=3, turn_seconds=0)
+        organizer = organizer_factories.make_organizer_of(event)
+        organizer_factories.make_players(event, 3)
+        round_ = rounds.create_first_round(event, rounds.plan_first_round(event, seed=4), organizer)
+        return f"/ws/organizer/rounds/{round_.pk}/", organizer, "round", {"type": "refresh"}
+    if page == "health":
+        return "/ws/health/", None, "hello", {"type": "ping"}
     event = public_event()
-    user = event.players.first().user if page == "my_event" else None
-    path = f"/ws/events/{event.slug}/" + ("me/" if page == "my_event" else "")
-    first = "leaderboard" if page == "leaderboard" else "my_event"
+    if page == "my_event":
+        return f"/ws/events/{event.slug}/me/", event.players.first().user, "my_event", {"type": "refresh"}
+    return f"/ws/events/{event.slug}/", None, "leaderboard", {"type": "refresh"}
+
+
+@pytest.mark.parametrize("page", ["leaderboard", "my_event", "live_round", "health"])
+def test_event_organizer_and_health_sockets_close_a_flood_and_a_huge_frame(live_asgi, page):
+    path, user, first, frame = flood_target(page)
     flooded = open_socket(live_asgi, path, user=user)
     next_message(flooded, first)
     for _ in range(60):  # 20 per 5 s are answered; past 40 the socket is closed
         try:
-            flooded.send(json.dumps({"type": "refresh"}))
+            flooded.send(json.dumps(frame))
         except Exception:  # noqa: BLE001 - closed while sending: what is asserted below
             break
     assert close_code(flooded, 10) == 4429

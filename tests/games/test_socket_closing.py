@@ -69,7 +69,7 @@ async def test_the_closing_size_is_counted_in_utf8_bytes():
     sock = sockets[0]
     await sock.send('{"type": "ping", "echo": "' + "\u20ac" * 30_000 + '"}')  # 30,000 characters, 90,000 bytes
     closed = await _closed_with(sock)
-    assert closed["code"] == 4413 and closed["reason"] == "frame too large (over 65536 bytes)"
+    assert closed["code"] == 4413 and closed["reason"] == "frame too large (over 65536 bytes): send smaller messages"
     await sock.comm.disconnect()
     await sockets[1].close()
 

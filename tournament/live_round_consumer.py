@@ -95,7 +95,7 @@ class LiveRoundConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         if await check(self.user, self.round_id) is None:
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self.close(code=CLOSE_FORBIDDEN, reason="only the event's organizers may watch this round live")
             return
         if error := refresh_requests.refusal(text_data):
             await self.send_error(error)
@@ -129,7 +129,7 @@ class LiveRoundConsumer(AsyncJsonWebsocketConsumer):
         self.last_sent = time.monotonic()
         message = await summary_message(self.user, self.round_id)
         if message is None:
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self.close(code=CLOSE_FORBIDDEN, reason="only the event's organizers may watch this round live")
             return
         await self.send_json(message)
 

@@ -36,6 +36,7 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
 GONE_REASON = "this game does not exist any more"
 NOT_YOUR_TABLE_REASON = "an access token opens only its account's own tables"
+NO_SUCH_GAME_REASON = "there is no such game"
 READ_ONLY_TOKEN = "this access token may only read your tables: make one that may play (/account/tokens/)"
 
 def _open(live_id: int, user, via_token: bool = False, may_play: bool = True) -> tuple[int | None, dict | None]:
@@ -134,7 +135,8 @@ class GameConsumer(FrameLimitsMixin, AsyncWebsocketConsumer):
             self.group = None
             if self.via_token:  # a bot reads the code and the reason (a browser's page knows its table)
                 await self.accept()
-                await self.close(code=code, reason=NOT_YOUR_TABLE_REASON if code == CLOSE_FORBIDDEN else None)
+                await self.close(code=code,
+                                 reason=NOT_YOUR_TABLE_REASON if code == CLOSE_FORBIDDEN else NO_SUCH_GAME_REASON)
                 return
             await self.close(code=code)
             return

@@ -25,7 +25,8 @@ hand_scored = Signal()
 Arguments: `live` (the locked `LiveGame`, its `version` already the new one, not yet saved), `result` (the
 engine's `HandResult`: hand `number` from 0, `dealer`, `winner` and per game seat `points_left` /
 `points_won`, None for a seat not dealt in), `started_at` (when the hand was dealt; None if unknown) and
-`ended_at` (now).
+`ended_at` (now) and `move` (the `LiveMove` that ended the hand, not yet saved: its `seat`, `actor`,
+`hand_number`).
 
 Sent inside the move's transaction so that the tournament's `Hand` rows are written atomically with the
 move that ended the hand. A receiver may end the live game with this change (a partner rotation's block
@@ -37,7 +38,7 @@ game_finished = Signal()
 """A live game reached its target: the engine game is over (sent after `hand_scored` for its last hand).
 
 Arguments: `live` (the locked `LiveGame`, already marked finished, not yet saved), `game` (the engine
-`Game`: `winners` in game seats, `totals`) and `now`.
+`Game`: `winners` in game seats, `totals`), `now` and `move` (the `LiveMove` that ended it, not yet saved).
 
 Sent inside the move's transaction so that the tournament game is finished (and its round and bracket
 move on) atomically with the move that ended it. A receiver may replace `live.game` with a fresher copy of

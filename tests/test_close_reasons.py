@@ -1,5 +1,6 @@
 """Every close code carries its reason to the client under the server `make run` and `make prod` use
-(uvicorn; Daphne drops reasons): here the 4404 of a table socket whose game was deleted."""
+(uvicorn; Daphne drops reasons): the 4404 of a table socket whose game was deleted, a bot's token socket
+at a table that does not exist, and the organizer's live round view once they may no longer watch it."""
 
 import asyncio
 import json
@@ -8,9 +9,12 @@ import re
 import pytest
 import websockets
 
+from access_tokens.services import create_token
 from games.models import LiveGame, LiveWatcher
 from tests.games.factories import make_tournament_game
 from tests.live_asgi import ROOT
+from tests.live_websockets import next_message, open_socket
+from tests.tournament.test_live_round import start_round
 from tournament.services.live_tables import live_game_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,3 +49,25 @@ def test_a_socket_at_a_deleted_game_hears_why_it_is_closed(live_uvicorn):
             return closed.value.rcvd.code, closed.value.rcvd.reason
 
     assert asyncio.run(watch_then_sync()) == (4404, "this game does not exist any more")
+
+
+def closed_with(socket) -> tuple[int, str]:
+    """The code and reason of the server's close (frames before it are read and dropped)."""
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        while True:
+            socket.recv(timeout=10)
+    assert closed.value.rcvd is not None, repr(closed.value)
+    return closed.value.rcvd.code, closed.value.rcvd.reason
+
+
+def test_a_bot_at_no_table_and_an_organizer_no_longer_allowed_hear_why(live_uvicorn):
+    server = live_uvicorn()
+    event, organizer, round_, _ = start_round()
+    bot = create_token(organizer, "bot").secret
+    assert closed_with(open_socket(server, "/ws/games/999999/", token=bot)) == (4404, "there is no such game")
+
+    view = open_socket(server, f"/ws/organizer/rounds/{round_.pk}/", user=organizer)
+    assert next_message(view, "round")["round"] == round_.pk
+    type(organizer).objects.filter(pk=organizer.pk).update(is_staff=False)
+    view.send(json.dumps({"type": "refresh"}))
+    assert closed_with(view) == (4403, "only the event's organizers may watch this round live")

@@ -100,7 +100,7 @@ class LiveRoundConsumer(FrameLimitsMixin, AsyncJsonWebsocketConsumer):
         if await self.frame_refused(text_data, bytes_data):  # too large, too many
             return
         if await check(self.user, self.round_id) is None:
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self.close(code=CLOSE_FORBIDDEN, reason="only the event's organizers may watch this round live")
             return
         if error := refresh_requests.refusal(text_data):
             await self.send_error(error)
@@ -134,7 +134,7 @@ class LiveRoundConsumer(FrameLimitsMixin, AsyncJsonWebsocketConsumer):
         self.last_sent = time.monotonic()
         message = await summary_message(self.user, self.round_id)
         if message is None:
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self.close(code=CLOSE_FORBIDDEN, reason="only the event's organizers may watch this round live")
             return
         await self.send_json(message)
 

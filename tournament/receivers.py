@@ -12,7 +12,7 @@ from datetime import datetime
 from django.db.models.signals import post_save
 
 from games import engine, signals
-from games.models import LiveGame
+from games.models import LiveGame, LiveMove
 from tournament import signals as tournament_signals
 from tournament.models import Event, Player
 from tournament.page_notices import notify_my_event_changed
@@ -30,20 +30,21 @@ HOLDER_FIELDS = frozenset({"status", "display_name", "user"})
 
 
 def hand_scored(sender, *, live: LiveGame, result: engine.HandResult, started_at: datetime | None,
-                ended_at: datetime, **kwargs) -> None:
+                ended_at: datetime, move: LiveMove | None = None, **kwargs) -> None:
     """A hand of a tournament game's live table is over: its `Hand` rows (practice and exhibition games
     keep no scores)."""
     if live.kind == LiveGame.Kind.TOURNAMENT:
-        live_results.record_live_hand(live, result, started_at, ended_at)
+        live_results.record_live_hand(live, result, started_at, ended_at, move)
         if live.status == LiveGame.Status.RUNNING:  # not ended already (a rotation block's last hand)
             time_limits.end_game_after_hand(live, live.game, ended_at)
 
 
-def game_finished(sender, *, live: LiveGame, game: engine.Game, now: datetime, **kwargs) -> None:
+def game_finished(sender, *, live: LiveGame, game: engine.Game, now: datetime, move: LiveMove | None = None,
+                  **kwargs) -> None:
     """A tournament game reached its target at the live table: it is finished, and its round and bracket
     follow."""
     if live.kind == LiveGame.Kind.TOURNAMENT:
-        live_results.finish_live_game(live, game, now)
+        live_results.finish_live_game(live, game, now, move)
 
 
 def event_saved(sender, *, instance: Event, **kwargs) -> None:

@@ -270,11 +270,11 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
     if scored:
         live.deadline = None
         signals.hand_scored.send(LiveGame, live=live, result=game.results[-1], started_at=live.hand_started_at,
-                                 ended_at=now)
+                                 ended_at=now, move=move)
         if game.over:
             live.status = LiveGame.Status.FINISHED
             live.next_hand_at = None
-            signals.game_finished.send(LiveGame, live=live, game=game, now=now)
+            signals.game_finished.send(LiveGame, live=live, game=game, now=now, move=move)
         elif live.status == LiveGame.Status.RUNNING:  # not ended by a receiver (a rotation block's last hand)
             live.next_hand_at = now + deadlines.next_hand_pause()
     else:

@@ -3,6 +3,7 @@ their links pointing at each other's pages, the schema and the example bot as fi
 token page."""
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -42,4 +43,9 @@ def test_the_token_page_links_to_the_documents(client, django_user_model):
     user = django_user_model.objects.create_user("botwriter", password="a-Long-pass-8421")
     client.force_login(user)
     page = client.get(reverse("access_tokens:tokens")).content.decode()
-    assert 'href="/docs/bots/"' in page and 'href="/docs/example_bot.py"' in page and "in the repository" not in page
+    links = set(re.findall(r'href="(/docs/[^"]*)"', page))
+    assert links == {"/docs/bots/", "/docs/protocol/", "/docs/protocol.schema.json", "/docs/example_bot.py",
+                     "/docs/example_bot.js"}
+    for link in links:
+        assert client.get(link).status_code == 200, link
+    assert "/ws/bots/stream/" in page and "finds your tables through" not in page and "in the repository" not in page

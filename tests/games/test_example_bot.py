@@ -1,6 +1,6 @@
 """The example bot (examples/bot.py) against the real server: a Daphne process serving config.asgi, the bot
-run as its own process with nothing but a token and the server's URL. It finds its practice tables
-through /api/my-tables/ and plays them to their end."""
+run as its own process with nothing but a token and the server's URL. It hears of its tables on the bots'
+stream and plays them to their end; restarted mid-game, it takes its seat back at its first move."""
 
 import subprocess
 import sys
@@ -160,3 +160,57 @@ def test_an_example_bot_past_the_rate_limit_waits_and_plays_on(live_asgi, kit):
     assert "refused: rate_limited" in done.stdout and "4429" not in done.stdout + done.stderr
     game.refresh_from_db()
     assert game.status == LiveGame.Status.FINISHED and "played 1 game(s)" in done.stdout
+
+
+def test_a_restarted_example_bot_takes_its_seat_back_at_its_first_move(live_asgi):
+    """A student's bot plays its seat at a tournament table, dies mid-game and the server's takeover bot
+    plays the seat; started again, the bot's first move is applied (its move ids never repeat those of its
+    earlier run, so none is refused `already_played` or `id_reused`) and the seat is the bot's again."""
+    import time
+
+    from tests.games.factories import make_tournament_game
+    from tournament.services.live_tables import live_game_for
+
+    game, (user,) = make_tournament_game(players=1, bots=2, turn_seconds=1, missed_turns_before_bot=1)
+    live = live_game_for(game, seed=5)
+    secret = create_token(user, "restarted bot").secret
+    seat0 = LiveMove.objects.filter(live_game=live, seat=0)
+
+    def start_bot() -> subprocess.Popen:
+        return subprocess.Popen(
+            [sys.executable, str(ROOT / "examples" / "bot.py"), "--server", live_asgi.url, "--games", "1",
+             "--wait", "60"],
+            env={"UNO_TOKEN": secret, "PATH": "/usr/bin:/bin", "PYTHONUNBUFFERED": "1"},  # its output, killed
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def wait_for(moves, what: str, bot: subprocess.Popen | None = None) -> LiveMove:
+        deadline = time.monotonic() + 60
+        while not moves.exists():
+            assert time.monotonic() < deadline, f"no {what}: " + live_asgi.output()
+            assert bot is None or bot.poll() is None, bot.stdout.read()
+            time.sleep(0.1)
+        return moves.order_by("version").first()
+
+    first_run = start_bot()
+    try:
+        wait_for(seat0.filter(actor=LiveMove.Actor.PLAYER, via_token=True), "move by the bot", first_run)
+    finally:
+        first_run.kill()
+        first_run.communicate(timeout=30)
+    killed_at = LiveMove.objects.filter(live_game=live).order_by("-version").values_list("version", flat=True)[0]
+    took_over = wait_for(seat0.filter(actor=LiveMove.Actor.BOT, version__gt=killed_at), "takeover bot's move")
+    live.refresh_from_db()
+    assert live.bot_takeover[0] and live.status == LiveGame.Status.RUNNING
+
+    second_run = start_bot()
+    try:
+        back = wait_for(seat0.filter(actor=LiveMove.Actor.PLAYER, version__gt=took_over.version),
+                        "move by the restarted bot", second_run)
+        live.refresh_from_db()
+        assert not live.bot_takeover[0]  # the seat is the bot's again
+    finally:
+        second_run.kill()
+        output = second_run.communicate(timeout=30)[0]
+    assert back.via_token and back.client_move_id
+    assert not seat0.filter(version__lte=killed_at, client_move_id=back.client_move_id).exists()
+    assert "playing game" in output and "already_played" not in output and "id_reused" not in output, output

@@ -6,13 +6,16 @@ import json
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 
 from games import engine
 from games.hidden_cards import private_codes
 from games.models import LiveGame, LiveMove
 from games.services import lifecycle
+from tests.games.factories import make_tournament_game
 from tests.ratings.factories import finished_tournament_game, play
 from tests.tournament.organizer_factories import make_user
+from tournament.services.results import record_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -67,3 +70,26 @@ def test_a_finished_games_replay_shows_every_hand_and_its_log_replays_to_the_fin
 def test_a_replay_of_no_game_answers_404():
     assert Client().get("/play/tables/999999/replay/").status_code == 404
     assert Client().get("/play/tables/999999/replay.json").status_code == 404
+
+
+def test_a_game_recorded_by_hand_shows_no_replay_link_and_a_live_one_does():
+    """A game played on paper has no move log: its score sheet says so instead of linking a replay that
+    would answer 404; a game of a live table links its replay, which opens."""
+    on_paper, _ = make_tournament_game(players=3)
+    seats = list(on_paper.table.seats.order_by("number"))
+    organizer = make_user("recorder", is_staff=True, is_superuser=True)
+    record_hand(on_paper, 1, seats[0].pk, {s.pk: (0 if s == seats[0] else 12) for s in seats}, organizer,
+                "played on paper")
+    live, _ = finished_tournament_game()
+    event = on_paper.table.round.event
+    player = seats[1].player
+    for url in (reverse("table_detail", args=[event.slug, on_paper.table_id]),
+                reverse("player_detail", args=[event.slug, player.pk])):
+        page = Client().get(url).content.decode()
+        assert "recorded by hand: no replay" in page, url
+        assert reverse("games:tournament_game_replay", args=[on_paper.pk]) not in page, url
+    played = live.game
+    page = Client().get(reverse("table_detail", args=[played.table.round.event.slug, played.table_id])).content.decode()
+    link = reverse("games:tournament_game_replay", args=[played.pk])
+    assert link in page and "no replay" not in page
+    assert Client().get(link, follow=True).status_code == 200

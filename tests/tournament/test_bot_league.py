@@ -2,12 +2,17 @@
 mark bot entries, and its live games take players' moves only through access tokens (the sockets side is
 in tests/games/test_bot_sockets.py)."""
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
+from django.utils import timezone
 
+from games.models import LiveGame, LiveMove
+from games.services import timers
 from tests.games.factories import make_tournament_game
 from tests.tournament.organizer_factories import make_event, make_user
-from tournament.models import Event, Player
+from tournament.models import Event, Game, Hand, HandScore, Player
 from tournament.services.live_tables import live_game_for
 
 pytestmark = pytest.mark.django_db
@@ -61,3 +66,29 @@ def test_an_organizer_makes_a_bot_league_in_the_admin_and_the_field_may_be_left_
     del data["entrants"]
     assert organizer_client.post(reverse("admin:tournament_event_add"), data).status_code == 302
     assert Event.objects.get(slug="people").entrants == Event.Entrants.PEOPLE
+
+
+def test_a_silent_bot_that_goes_out_scores_nothing_for_its_owner():
+    """Under Ocho on playing cards the least move must be a card when the seat holds a playable one, so a
+    silent seat goes out and wins hands at the table; none of those points is credited to its owner, and the
+    game, won at the table by silent play alone, has no winner in the tournament."""
+    game, _ = make_tournament_game(players=3, entrants="bots", rules_preset="ocho-cards", turn_seconds=30)
+    live = live_game_for(game, seed=7)
+    later = timezone.now()
+    for _ in range(5000):
+        live.refresh_from_db()
+        if live.status != LiveGame.Status.RUNNING:
+            break
+        later += timedelta(minutes=1)  # the turn timer (30 s) or the next-hand pause has run out
+        assert timers.sweep_once(later) == 1
+    assert live.status == LiveGame.Status.FINISHED
+    table = live.state  # the engine game as the table shows it: silent seats went out and scored
+    went_out = [r for r in table["results"] if max(p or 0 for p in r["points_won"]) > 0]
+    assert went_out and max(table["totals"]) >= 500
+    assert not LiveMove.objects.filter(live_game=live, actor=LiveMove.Actor.PLAYER).exists()
+    hands = Hand.objects.filter(game=game)
+    assert hands.count() == len(table["results"])
+    assert not hands.filter(winner__isnull=False).exists()
+    assert set(HandScore.objects.filter(hand__game=game).values_list("points_won", flat=True)) == {0}
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.winner is None

@@ -79,7 +79,8 @@ async def test_the_socket_checks_again_on_every_message_and_answers_bad_ones():
     assert "not valid JSON" in json.loads(await comm.receive_from(timeout=10))["error"]
     await database_sync_to_async(lambda: event.organizers.remove(organizer))()  # no longer runs the event
     await comm.send_to(text_data='{"type": "refresh"}')
-    assert (await comm.receive_output(timeout=10)) == {"type": "websocket.close", "code": 4403}
+    assert (await comm.receive_output(timeout=10)) == {"type": "websocket.close", "code": 4403,
+                                                      "reason": "only the event's organizers may watch this round live"}
 
 
 # ---- pushed updates ----------------------------------------------------------------------------------

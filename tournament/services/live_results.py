@@ -13,31 +13,33 @@ from datetime import datetime
 from django.db.models import Max
 
 from games import engine
-from games.models import LiveGame
+from games.models import LiveGame, LiveMove
 from games.services.lifecycle import end_with_this_change
 from tournament.generators.partners import HANDS_PER_PARTNER
 from tournament.models import Game, Hand, HandScore, Seat
 from tournament.page_notices import notify_scores_changed
-from tournament.services import audit
+from tournament.services import audit, silent_seats
 from tournament.services.game_end import game_ended
 from tournament.services.rotations import end_block_if_played
 
 
 def record_live_hand(live: LiveGame, result: engine.HandResult, started_at: datetime | None,
-                     ended_at: datetime) -> Hand:
+                     ended_at: datetime, ending: LiveMove | None = None) -> Hand:
     """One `Hand` and a `HandScore` per seat dealt in (points left and won, in tournament seat numbers);
-    a partner rotation's block that has had its hands ends with it."""
+    a partner rotation's block that has had its hands ends with it. ``ending`` is the move that ended the
+    hand: a hand a silent bot's seat went out in scores nothing for it (`silent_seats`)."""
     tournament_game = live.game
     seats = _game_seats(tournament_game)
+    uncredited = silent_seats.uncredited_seats(result, silent_seats.stood_in(live, ending))
     # Normally the engine's hand number + 1; an organizer may have recorded a hand by hand meanwhile.
     last = Hand.objects.filter(game=tournament_game).aggregate(last=Max("number"))["last"] or 0
     hand = Hand.objects.create(
         game=tournament_game, number=max(result.number + 1, last + 1), dealer=result.dealer,
-        winner=seats.get(result.winner), source=Hand.Source.LIVE, started_at=started_at or ended_at,
+        winner=None if uncredited else seats.get(result.winner), source=Hand.Source.LIVE, started_at=started_at or ended_at,
         ended_at=ended_at,
     )
     HandScore.objects.bulk_create([
-        HandScore(hand=hand, seat=seats[number], points_left=left, points_won=won)
+        HandScore(hand=hand, seat=seats[number], points_left=left, points_won=0 if number in uncredited else won)
         for number, (left, won) in enumerate(zip(result.points_left, result.points_won, strict=True))
         if left is not None and number in seats
     ])
@@ -72,12 +74,14 @@ def _game_seats(tournament_game: Game) -> dict[int, Seat]:
     return {index: by_number[n] for index, n in enumerate(numbers) if n in by_number}
 
 
-def finish_live_game(live: LiveGame, game: engine.Game, now: datetime) -> None:
-    """The target is reached at the table: the tournament game is finished with its winner (none on a tie),
-    and the game's end follows (the round, the bracket)."""
+def finish_live_game(live: LiveGame, game: engine.Game, now: datetime, ending: LiveMove | None = None) -> None:
+    """The target is reached at the table: the tournament game is finished with its winner (none on a tie;
+    in a bot league, by the totals a silent seat's hands are not credited to: `silent_seats`), and the
+    game's end follows (the round, the bracket)."""
     tournament_game = (Game.objects.select_for_update().select_related("table__round__event")
                        .get(pk=live.game_id))
-    winners = list(game.winners)
+    credited = silent_seats.credited_winners(game, silent_seats.stood_in(live, ending))
+    winners = list(game.winners) if credited is None else credited
     winner = _game_seats(tournament_game).get(winners[0]) if len(winners) == 1 else None
     before = tournament_game.status
     tournament_game.status = Game.Status.FINISHED

@@ -2,7 +2,8 @@
 
 ``load_scoreboards(table_ids)`` runs four queries (seats, games, hands, scores) however many tables,
 games or hands there are, and returns plain objects the templates and charts read: per hand, each
-seat's points won and running total, the dealer and the winner.
+seat's points won and running total, the dealer and the winner, and whether the game has a replay (it
+was played at a live table, whose move log the replay steps through; a game recorded on paper has none).
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 
+from games.models import LiveGame
 from tournament.charts import Series, cumulative, cumulative_chart_svg
 from tournament.models import Game, Hand, HandScore, Seat
 
@@ -38,6 +40,11 @@ class GameBoard:
     hands: list[HandLine] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
     winner: str = ""
+
+    @property
+    def has_replay(self) -> bool:
+        """Played at a live table (``load_scoreboards`` marks it): its move log makes the replay."""
+        return bool(getattr(self.game, "has_live_table", False))
 
     @property
     def labelled_hands(self) -> list[tuple[HandLine, list[tuple[str, ScoreCell | None]]]]:
@@ -94,7 +101,9 @@ def load_scoreboards(
     table_ids = list(table_ids)
     if seats_by_table is None:
         seats_by_table = load_table_seats(table_ids)
-    games = Game.objects.filter(table_id__in=table_ids).order_by("table_id", "number").prefetch_related(
+    live_table = Exists(LiveGame.objects.filter(game_id=OuterRef("pk")))
+    games = Game.objects.filter(table_id__in=table_ids).annotate(has_live_table=live_table).order_by(
+        "table_id", "number").prefetch_related(
         Prefetch(
             "hands",
             queryset=Hand.objects.order_by("number").prefetch_related(

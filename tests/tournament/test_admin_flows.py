@@ -142,6 +142,7 @@ def test_build_round_preview_swap_two_players_confirm_start_and_record(organizer
     form = {"number": 1, "winner": seats[0].pk, "reason": "Played on paper during a power cut",
             "pause_live": "on"}  # the table's live game opened with the round: the form pauses it first
     form.update({f"points_{s.pk}": (0 if i == 0 else 40) for i, s in enumerate(seats)})
+    form.update({f"did_not_play_{s.pk}": "played" for s in seats})  # on paper: the organizer says who played
     response = organizer_client.post(record_url, form)
     assert response.status_code == 302, response.content.decode()[:2000]
     hand = Hand.objects.get(game=game)

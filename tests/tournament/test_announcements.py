@@ -138,7 +138,14 @@ def test_an_organizer_ends_an_announcement_now_and_it_stays_listed_with_who_post
     for name in ("event_detail", "leaderboard"):
         page = Client().get(reverse(name, args=[event.slug])).content.decode()
         assert "Round 1 ends at 3:45" not in page and 'id="announcement"' in page, name
-    assert 'id="showing-announcement"' not in client.get(control_room).content.decode()
+    room = client.get(control_room).content.decode()
+    assert 'id="showing-announcement"' not in room
+    # The control room lists it still: the text, who posted it, who ended it and when.
+    history = room[room.index('id="announcement-history"'):]
+    row = history[history.index(f'data-id="{made.pk}"'):]
+    row = row[:row.index("</tr>")]
+    ended_at = timezone.localtime(made.ended_at).strftime("%H:%M")
+    assert "Round 1 ends at 3:45" in row and f"<td>{organizer}</td>" in row and f"Ended {ended_at} by {other}" in row
     listed = client.get(url).content.decode()  # still listed: who posted it, who ended it
     row = listed[listed.index(f'data-id="{made.pk}"'):]
     row = row[:row.index("</tr>")]

@@ -99,14 +99,19 @@ def test_starting_a_running_round_again_or_naming_no_game_is_refused(organizer_c
     ({"points": "lots"}, "Enter a whole number"),
     ({"winner": "999999"}, "Select a valid choice"),
     ({"reason": ""}, "This field is required"),
+    ({"attendance": ""}, "played or did not play."),
+    ({"attendance": "maybe"}, "maybe is not one of the available choices"),
 ])
 def test_a_bad_hand_result_is_explained_and_nothing_is_saved(organizer_client, running_round, change, message):
     game = Game.objects.get(table__round=running_round)
     seats = list(game.table.seats.order_by("number"))
     form = {"number": "1", "winner": str(seats[0].pk), "reason": "paper score sheet"}
     form.update({f"points_{s.pk}": "0" if i == 0 else "12" for i, s in enumerate(seats)})
+    form.update({f"did_not_play_{s.pk}": "played" for s in seats})
     if "points" in change:
         form[f"points_{seats[1].pk}"] = change.pop("points")
+    if "attendance" in change:  # a table played on paper: each seat needs "played" or "did not play"
+        form[f"did_not_play_{seats[1].pk}"] = change.pop("attendance")
     form.update(change)
     audit_before = AuditEntry.objects.count()
     response = organizer_client.post(reverse("admin:tournament_game_record_hand", args=[game.pk]), form)

@@ -157,7 +157,8 @@ def test_the_organizer_sees_the_refusal_on_the_record_hand_page(client, final_st
     assert client.login(username=organizer.username, password=PASSWORD)
     url = reverse("admin:tournament_game_record_hand", args=[game.pk]) + "?hand=1"
     data = {"number": 1, "winner": seats[1].pk, "reason": "the sheet was misread",
-            **{f"points_{s.pk}": 0 if i == 1 else 500 for i, s in enumerate(seats)}}
+            **{f"points_{s.pk}": 0 if i == 1 else 500 for i, s in enumerate(seats)},
+            **{f"did_not_play_{s.pk}": "played" for s in seats}}
     response = client.post(url, data)
     assert response.status_code == 200
     page = response.content.decode()
@@ -172,7 +173,8 @@ def test_the_organizer_sees_the_final_follow_on_the_record_hand_page(client, fin
     assert client.login(username=organizer.username, password=PASSWORD)
     url = reverse("admin:tournament_game_record_hand", args=[game.pk]) + "?hand=1"
     data = {"number": 1, "winner": seats[1].pk, "reason": "the sheet was misread",
-            **{f"points_{s.pk}": 0 if i == 1 else 500 for i, s in enumerate(seats)}}
+            **{f"points_{s.pk}": 0 if i == 1 else 500 for i, s in enumerate(seats)},
+            **{f"did_not_play_{s.pk}": "played" for s in seats}}
     page = client.post(url, data, follow=True).content.decode()
     new = Player.objects.get(pk=tables[0][1]).display_name
     old = Player.objects.get(pk=tables[0][0]).display_name

@@ -51,6 +51,8 @@ def test_the_organizer_is_told_why_a_stage_one_correction_is_refused(live_asgi, 
         for index, seat in enumerate(seats):
             page.fill(f'input[name="points_{seat.pk}"]', "0" if index == 1 else "500")
         page.fill('textarea[name="reason"]', "the score sheet was misread")
+        for seat in seats:  # a table played on paper: the organizer says who played
+            page.check(f'input[name="did_not_play_{seat.pk}"][value="played"]')
         page.click('input[type="submit"][value="Save hand"]')
         page.wait_for_load_state()
         error = page.locator(".errorlist.nonfield").inner_text()

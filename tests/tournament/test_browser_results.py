@@ -3,12 +3,14 @@
 A student on a phone (390x844) is out at stage 1 of the bracket: the moment the organizer (at a laptop)
 records their table's hand, "My event" says so with their place so far, without a reload and while the
 other tables still play. Once the final is decided the champion's phone says they won and leads to the
-results page's podium; the organizer opens the results page and downloads the certificates from the
+results page's podium; the event leaderboard, the round-two leaderboard and every finalist's "My event" (on a
+phone) show the places ``final_places`` computes, champion first; the organizer opens the results page and downloads the certificates from the
 control room's last step."""
 
 import io
 
 import pytest
+from django.urls import reverse
 from pypdf import PdfReader
 
 from tests.tournament.bracket_factories import finish_table, stage_game, stage_tables
@@ -17,7 +19,7 @@ from tests.tournament.organizer_factories import pause_for_paper
 from tests.tournament.places_factories import bracket_started
 from tests.tournament.test_browser_my_event import cookie_of
 from tournament.models import Player
-from tournament.services import bracket_stages, results
+from tournament.services import bracket_stages, final_places, results
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,6 +34,22 @@ def stage_one_running(live_asgi):
     return {"event": event, "organizer": organizer, "bracket": bracket, "game": game, "seats": seats,
             "loser": seats[-1].player, "organizer_cookie": cookie_of(organizer, live_asgi.url),
             "loser_cookie": cookie_of(seats[-1].player.user, live_asgi.url)}
+
+
+def my_event_step(phone, cookie: dict, base: str, event) -> tuple[str, str]:
+    """(the step's kind, its text) on "My event", opened on a shared phone page with a student's cookie."""
+    phone.context.clear_cookies()
+    phone.context.add_cookies([cookie])
+    phone.goto(base + reverse("my_event", args=[event.slug]))
+    step = phone.locator("#my-event-live .next-step")
+    return step.get_attribute("data-step"), step.inner_text()
+
+
+def leaderboard_places(page, url: str) -> list[tuple[int, str]]:
+    """(player id, place) of every row of a leaderboard page, top first."""
+    page.goto(url)
+    return [(int(row.get_attribute("data-player-id")), row.locator("td").first.inner_text().strip())
+            for row in page.locator("#leaderboard tbody tr[data-player-id]").all()]
 
 
 def test_my_event_ends_at_once_and_the_results_page_shows_the_podium(live_asgi, stage_one_running, chromium):
@@ -57,6 +75,13 @@ def test_my_event_ends_at_once_and_the_results_page_shows_the_podium(live_asgi, 
     for index, seat in enumerate(seats):
         organizer.fill(f'input[name="points_{seat.pk}"]', str(0 if index == 0 else 500 + 10 * index))
     organizer.fill('textarea[name="reason"]', "score sheet of table 1")
+    organizer.click('input[type="submit"][value="Save hand"]')
+    # Nothing was played live here: the form asks who played, and the browser holds the hand until told.
+    first_choice = organizer.locator(f'input[name="did_not_play_{seats[0].pk}"]').first
+    assert first_choice.evaluate("radio => radio.validity.valueMissing") is True
+    assert organizer.input_value('textarea[name="reason"]') == "score sheet of table 1"
+    for seat in seats:
+        organizer.get_by_role("radiogroup", name=f"{seat.label} played?").get_by_label("played", exact=True).check()
     organizer.click('input[type="submit"][value="Save hand"]')
     organizer.wait_for_load_state()
 
@@ -88,6 +113,18 @@ def test_my_event_ends_at_once_and_the_results_page_shows_the_podium(live_asgi, 
     assert winner.locator("#podium li").first.inner_text().endswith(champion.display_name)
     width = winner.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], "the results page fits the phone"
+
+    # Every page agrees with final_places, the champion first.
+    expected = [(row.player_id, row.place_label) for row in final_places.event_places(event)]
+    assert expected[0] == (champion.pk, "1") and {pk for pk, _ in expected[:4]} == set(final)
+    in_bracket = {pk for table in stage_tables(bracket, 1) for pk in table}
+    assert leaderboard_places(organizer, base + reverse("leaderboard", args=[event.slug])) == expected
+    assert leaderboard_places(organizer, base + reverse("round_leaderboard", args=[event.slug, bracket.number])) == [
+        row for row in expected if row[0] in in_bracket]
+    places = dict(expected)
+    for finalist in Player.objects.filter(pk__in=final[1:]):
+        kind, text = my_event_step(winner, cookie_of(finalist.user, base), base, event)
+        assert f"you placed {places[finalist.pk]} of {len(expected)}." in text, text
 
     # The organizer: the control room's last step links the results and the certificates.
     organizer.goto(f"{base}/admin/tournament/event/{event.pk}/control-room/")

@@ -1,16 +1,20 @@
 """The organizer (a laptop-sized page in Chromium) runs a bracket where a no-show's takeover bot went out
 first at a stage-1 table: the record-hand form shows who took part live and "did not play", the bracket page
 sends the player who took part on, and the live round offers reserves for a seat, pausing with a reason.
-The students' side is driven through the services (their live moves are stored as the live table does)."""
+The students' moves are driven through the services (stored as the live table stores them); what they see is
+checked on phone-sized pages: after stage 1 the no-show's "My event" says she is out with her place and the
+player who took part is told she goes on (the places after the final: ``test_browser_results``)."""
 
 import pytest
 from django.urls import reverse
 
 from tests.tournament.bracket_factories import bracket_round, finish_table, stage_game, stage_tables
+from tests.tournament.event_day_browsers import PHONE
 from tests.tournament.participation_factories import played_live_except
 from tests.tournament.test_browser_live_round import cookie_for
+from tests.tournament.test_browser_results import my_event_step
 from tournament.models import Player, Seat
-from tournament.services import bracket_stages
+from tournament.services import bracket_stages, final_places
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -23,6 +27,7 @@ def test_a_no_shows_bot_wins_a_stage_table_and_the_player_who_took_part_goes_on(
     played_live_except(game, {absent.pk})
     seats = {s.player_id: s for s in Seat.objects.filter(table_id=game.table_id)}
     desk = chromium.new_context(viewport={"width": 1280, "height": 900})
+    phone_context = chromium.new_context(viewport=PHONE, has_touch=True)
     desk.add_cookies([cookie_for(organizer, live_server.url)])
     try:
         page = desk.new_page()
@@ -57,6 +62,16 @@ def test_a_no_shows_bot_wins_a_stage_table_and_the_player_who_took_part_goes_on(
         assert final.get_by_text(first_player.display_name).count() == 1
         assert final.get_by_text(absent.display_name).count() == 0
 
+        # The students, on a phone: she is out with her place so far, the player who took part goes on.
+        phone = phone_context.new_page()
+        phone.set_default_timeout(20_000)
+        kind, text = my_event_step(phone, cookie_for(absent.user, live_server.url), live_server.url, event)
+        assert kind == "out"
+        assert (f"You are out at stage 1: your place so far is {final_places.place_of(event, absent.pk)} of "
+                f"{Player.objects.filter(event=event).count()}.") in text
+        kind, text = my_event_step(phone, cookie_for(first_player.user, live_server.url), live_server.url, event)
+        assert kind == "seated" and "You are through: round 2, stage 2." in text
+
         # The final: a seat nobody took yet can go to a reserve, a player out at stage 1.
         bracket_stages.start_stage(round_two, 2, organizer)
         page.goto(live_server.url + reverse("admin:tournament_round_live", args=[round_two.pk]))
@@ -75,5 +90,7 @@ def test_a_no_shows_bot_wins_a_stage_table_and_the_player_who_took_part_goes_on(
         page.fill(f'input[name="reason_{final_game.pk}"]', "projector swap")
         page.locator(f'button[value="pause:{final_game.pk}"]').click()
         page.get_by_text("Table 1 paused.").wait_for()
+
     finally:
         desk.close()
+        phone_context.close()

@@ -40,6 +40,15 @@ def test_the_organizer_gets_a_certificate_per_participant_and_the_results_sheet(
     assert "16th place" in by_name[names[done.stage_one[3][3]]]
     assert "Participant" in by_name[names[done.outside[0]]], "round one only: a participant"
     assert not {names[p] for p in done.no_shows} & set(by_name)
+    # Every certificate's place is that participant's final place: the bracket's players by their place,
+    # round one's players outside the bracket as participants.
+    in_bracket = {p for table in done.stage_one for p in table}
+    assert set(by_name) == {names[p] for p in in_bracket | set(done.outside)}
+    for row in rows:
+        if row.player_id in in_bracket | set(done.outside):
+            lines = by_name[row.display_name].split("\n")
+            said = place_words(row.place_label) if row.player_id in in_bracket else "Participant"
+            assert lines[lines.index(row.display_name) + 3] == said, (row.display_name, row.place_label)
     sheet = "\n".join(t for t in texts if "Certificate" not in t)
     for row in rows:
         assert f"\n{row.place_label}\n{row.display_name}" in sheet

@@ -7,7 +7,7 @@ import pytest
 
 from tests.tournament.bracket_factories import finish_table, stage_game
 from tests.tournament.places_factories import bracket_started, finish_stage_one, finished_event
-from tests.tournament.test_services_imports import imports_inside_functions
+from tests.tournament.test_services_imports import import_chain, import_graph, imports_inside_functions
 from tournament.services.final_places import event_places, places, with_places
 from tournament.standings import StandingRow, compute_standings
 
@@ -77,8 +77,10 @@ def test_stage_one_finished_everywhere_puts_the_finalists_first():
 
 def test_standings_and_participation_no_longer_import_each_other():
     root = Path(__file__).resolve().parents[2] / "tournament"
-    standings_source = (root / "standings.py").read_text()
-    participation_source = (root / "services" / "participation.py").read_text()
-    assert imports_inside_functions(standings_source) == []
-    assert "from tournament.standings" not in participation_source
-    assert "import tournament.standings" not in participation_source
+    assert imports_inside_functions((root / "standings.py").read_text()) == []
+    # Participation must not reach the standings through any chain of imports in the package, at module
+    # level or inside a function: the standings build on participation, never the reverse.
+    graph = import_graph(root, "tournament")
+    assert "tournament.services.participation" in import_chain(graph, "tournament.standings",
+                                                               "tournament.services.participation")
+    assert import_chain(graph, "tournament.services.participation", "tournament.standings") is None

@@ -108,7 +108,8 @@ def test_the_record_hand_page_says_why_and_pauses_when_asked(client, live_round)
     assert 'id="played-live"' in page and 'name="pause_live"' in page
     seats = results.game_seats(game)
     form = {"number": 1, "winner": seats[0].pk, "reason": "paper",
-            **{f"points_{s.pk}": 0 if i == 0 else 5 for i, s in enumerate(seats)}}
+            **{f"points_{s.pk}": 0 if i == 0 else 5 for i, s in enumerate(seats)},
+            **{f"did_not_play_{s.pk}": "played" for s in seats}}
     refused = client.post(url, form).content.decode()
     assert "being played live at its table: pause the game first" in refused
     assert not Hand.objects.filter(game=game).exists()

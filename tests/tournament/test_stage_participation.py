@@ -11,7 +11,7 @@ from tests.tournament.organizer_factories import make_event, make_organizer_of, 
 from tests.tournament.participation_factories import played_live_except
 from tournament.generators.brackets import PARTNERS, BracketError, StagePlan, short_stage
 from tournament.generators.cuts import TableResult, rank_table
-from tournament.models import AuditEntry, Game, OpenPlaceDecision, Seat
+from tournament.models import AuditEntry, Game, Hand, OpenPlaceDecision, Seat
 from tournament.services import advancing, bracket_stages, participation, results, rounds
 from tournament.services.bracket_view import load_bracket, table_results
 from tournament.services.open_places import decide_open_place
@@ -121,6 +121,35 @@ def test_at_a_table_played_on_paper_the_organizer_says_who_played():
     results.record_hand(game, 1, seats[0].pk, points, organizer, "paper table", did_not_play={seats[3].pk})
     took = participation.players_who_took_part(round_one)
     assert {s.player_id for s in seats[:3]} <= took and seats[3].player_id not in took
+
+
+def test_the_form_of_a_table_played_on_paper_asks_who_played_and_saves_nothing_until_told(client):
+    event, organizer, round_one, game, seats = running_first_round()
+    pause_for_paper(game, organizer)
+    client.force_login(organizer)
+    url = reverse("admin:tournament_game_record_hand", args=[game.pk])
+    page = client.get(url).content.decode()
+    assert 'id="paper-table"' in page and page.count('type="radio"') == 2 * len(seats) and "checked" not in page
+    form = {"number": 1, "winner": seats[0].pk, "reason": "paper sheet",
+            **{f"points_{s.pk}": 0 if s == seats[0] else 37 for s in seats},
+            **{f"did_not_play_{s.pk}": "played" for s in seats[:2]}}
+    audited = AuditEntry.objects.count()
+    refused = client.post(url, form)
+    assert refused.status_code == 200
+    text = refused.content.decode()
+    for seat in seats[2:]:
+        assert f"Say whether {seat.label} played or did not play." in text
+    assert 'value="37"' in text and 'value="played" class="paper-attendance" id="id_did_not_play_' in text
+    assert not Hand.objects.filter(game=game).exists() and AuditEntry.objects.count() == audited
+    form.update({f"did_not_play_{seats[2].pk}": "played", f"did_not_play_{seats[3].pk}": "did_not_play"})
+    assert client.post(url, form).status_code == 302
+    took = participation.players_who_took_part(round_one)
+    assert {s.player_id for s in seats[:3]} <= took and seats[3].player_id not in took
+    said = dict(Seat.objects.filter(table_id=game.table_id).values_list("pk", "organizer_says"))
+    assert said == {**{s.pk: "played" for s in seats[:3]}, seats[3].pk: "did_not_play"}
+    assert AuditEntry.objects.get(action="seat.attendance").actor == organizer
+    again = client.get(url + "?hand=1").content.decode()
+    assert again.count("checked") == len(seats)  # what was said is shown again
 
 
 def test_replace_offers_the_players_out_at_an_earlier_stage_and_is_audited():

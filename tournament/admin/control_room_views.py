@@ -15,7 +15,7 @@ from tournament.admin.event_views import _context
 from tournament.admin.scoping import event_for_organizer, require_permission
 from tournament.generators.brackets import BracketError
 from tournament.models import Event, Round
-from tournament.services import bracket_stages, event_status, rounds
+from tournament.services import announcements, bracket_stages, event_status, rounds
 from tournament.services.event_facts import event_facts
 
 
@@ -66,7 +66,7 @@ def control_room(model_admin, request, event_id):
             if action is not None and not action.is_post:
                 action.url = links.get(action.target, "")
     context = _context(model_admin, request, event, f"Control room: {event}", steps=steps,
-                       next_action=steps_.next_action(steps),
+                       next_action=steps_.next_action(steps), announcements=announcements.recent(event.pk, 5),
                        public_url=event.get_absolute_url(), event_url=reverse("admin:tournament_event_change",
                                                                               args=[event.pk]))
     return TemplateResponse(request, "admin/tournament/control_room.html", context)

@@ -55,12 +55,16 @@ class ReasonForm(forms.Form):
 
 LIVE_LABELS = {LIVE_PLAYED: "took part (own moves)", LIVE_STOOD_IN: "no-show (only the timer or a bot played)",
                LIVE_NONE: "not played live (on paper)"}
+# At a table played entirely on paper each player seat needs one of these, chosen by the organizer.
+PAPER_PLAYED, PAPER_DID_NOT_PLAY = "played", "did_not_play"
+PAPER_CHOICES = [(PAPER_PLAYED, "played"), (PAPER_DID_NOT_PLAY, "did not play")]
 
 
 class HandResultForm(forms.Form):
     """Hand number, winner, each seat's points left, reason; one ``points_<seat id>`` field per seat, and
     per player seat a "did not play" box with the reason a no-show of the live table played
-    (``services.seat_attendance``)."""
+    (``services.seat_attendance``); at a table with no live play at all, instead, a required choice per
+    player seat: played or did not play (nothing is assumed)."""
 
     number = forms.IntegerField(min_value=1, label="Hand number")
     winner = forms.TypedChoiceField(coerce=int, label="Went out (winner)")
@@ -79,7 +83,15 @@ class HandResultForm(forms.Form):
         for seat in self.seats:
             self.fields[f"points_{seat.pk}"] = forms.IntegerField(
                 min_value=0, max_value=10_000, initial=0, label=f"Points left: {seat.label}")
+        self.on_paper = not any(self.live.values())  # nothing played live at the table: the organizer says
         for seat in self.players():
+            if self.on_paper:
+                said = {Attendance.PLAYED: PAPER_PLAYED, Attendance.DID_NOT_PLAY: PAPER_DID_NOT_PLAY}
+                self.fields[f"did_not_play_{seat.pk}"] = forms.ChoiceField(
+                    choices=PAPER_CHOICES, initial=said.get(seat.organizer_says), label=f"{seat.label} played?",
+                    widget=forms.RadioSelect(attrs={"class": "paper-attendance"}),
+                    error_messages={"required": f"Say whether {seat.label} played or did not play."})
+                continue
             absent = seat.organizer_says == Attendance.DID_NOT_PLAY or (
                 self.live.get(seat.pk) == LIVE_STOOD_IN and seat.organizer_says != Attendance.PLAYED)
             box, why = f"{seat.label} did not play", f"Why {seat.label} played"
@@ -102,10 +114,11 @@ class HandResultForm(forms.Form):
     def attendance_rows(self) -> list[tuple]:
         """(seat, what the live table says, its "did not play" box, its reason) for the template."""
         return [(seat, LIVE_LABELS[self.live.get(seat.pk, LIVE_NONE)], self[f"did_not_play_{seat.pk}"],
-                 self[f"played_reason_{seat.pk}"]) for seat in self.players()]
+                 None if self.on_paper else self[f"played_reason_{seat.pk}"]) for seat in self.players()]
 
     def did_not_play(self) -> set[int]:
-        return {seat.pk for seat in self.players() if self.cleaned_data.get(f"did_not_play_{seat.pk}")}
+        said = {seat.pk: self.cleaned_data.get(f"did_not_play_{seat.pk}") for seat in self.players()}
+        return {pk for pk, value in said.items() if value in (True, PAPER_DID_NOT_PLAY)}
 
     def played_reasons(self) -> dict[int, str]:
         return {seat.pk: self.cleaned_data.get(f"played_reason_{seat.pk}", "") for seat in self.players()}

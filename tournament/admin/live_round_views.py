@@ -145,10 +145,7 @@ def announce(model_admin, request, event_id):
         else:
             messages.success(request, note)
         return redirect(request.path)
-    made = list(Announcement.objects.filter(event=event).select_related("author", "ended_by")[:20])
-    now, latest_pk = timezone.now(), made[0].pk if made else None
-    for one in made:
-        one.shown_state = one.state(latest_pk, now)
+    made = announcements.recent(event.pk, 20)
     context = _context(model_admin, request, event, f"Announcements of {event}", made=made,
                        can_change=request.user.has_perm("tournament.change_event"),
                        max_minutes=MAX_LIMIT_MINUTES)

@@ -99,6 +99,16 @@ def running(event_id: int) -> Announcement | None:
     return made if made is not None and not made.is_over() else None
 
 
+def recent(event_id: int, limit: int = 20) -> list[Announcement]:
+    """The event's ``limit`` newest announcements, newest first, each with ``shown_state`` (one of
+    ``Announcement.State``), who posted it and who ended it (one query)."""
+    made = list(Announcement.objects.filter(event_id=event_id).select_related("author", "ended_by")[:limit])
+    now, latest_pk = timezone.now(), made[0].pk if made else None
+    for one in made:
+        one.shown_state = one.state(latest_pk, now)
+    return made
+
+
 def latest_at_table(live_id: int) -> Announcement | None:
     """The latest announcement of the event a live table plays for (None for other tables)."""
     return (Announcement.objects.filter(event__rounds__tables__games__live__pk=live_id)

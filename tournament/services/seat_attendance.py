@@ -2,9 +2,10 @@
 
 The live table is the evidence (``participation.live_attendance``): a seat where only the turn timer or
 the takeover bot played is a no-show, and a hand recorded by hand does not change that. The organizer
-may say otherwise, with a reason (audited): the seat is then counted as played. At a table played on
-paper (nothing live at the seat) the organizer says who played: ticking "did not play" makes the seat a
-no-show, leaving it makes the hand recorded for it count. A seat where the player made moves of their
+may say otherwise, with a reason (audited): the seat is then counted as played. At a table played
+entirely on paper (nothing live at any seat) the organizer says of every seat whether the player played
+(the record-hand form requires the choice): "did not play" makes the seat a no-show, "played" is kept on
+the seat as said. A seat where the player made moves of their
 own took part; saying "did not play" there is refused. What is said is kept on the seat
 (``Seat.organizer_says``) and read by ``participation.took_part_seats``.
 """
@@ -46,6 +47,7 @@ def record_attendance(seats: list[Seat], did_not_play: Collection[int], played_r
     if not seats:
         return
     live = live_attendance(seats[0].table_id)
+    on_paper = not any(live.values())
     problems = attendance_problems(seats, live, did_not_play, played_reasons)
     if problems:
         raise AttendanceError(next(iter(problems.values())))
@@ -61,6 +63,8 @@ def record_attendance(seats: list[Seat], did_not_play: Collection[int], played_r
             says = Attendance.DID_NOT_PLAY
         elif state == LIVE_STOOD_IN:
             says, reason = Attendance.PLAYED, played_reasons[seat.pk].strip()[:200]
+        elif on_paper:
+            says = Attendance.PLAYED
         if (says, reason) != (seat.organizer_says, seat.organizer_reason):
             changed[seat.player.display_name] = [seat.organizer_says or "live table", says or "live table"]
             if reason:

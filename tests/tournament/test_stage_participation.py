@@ -174,6 +174,22 @@ def test_replace_offers_the_players_out_at_an_earlier_stage_and_is_audited():
     assert reserve.pk not in {p.pk for p in reserves(round_two)}
 
 
+def test_a_reserve_in_the_final_plays_it_and_its_hands_record_without_a_conflict():
+    event, organizer, round_two = bracket_round()
+    finish_stage_one(round_two, organizer, {})
+    bracket_stages.start_stage(round_two, 2, organizer)
+    final_players = stage_tables(round_two, 2)[0]
+    seat = Seat.objects.get(table__round=round_two, table__stage=2, number=0)
+    reserve = reserves(round_two)[0]
+    replace_with_reserve(seat, reserve, organizer, "no-show at the final")
+    seat.refresh_from_db()
+    assert seat.in_place_of_id == final_players[0]
+    # the final is played by hand with the reserve at the table: stage 1's results still seat it
+    finish_table(stage_game(round_two, 2, 1), [reserve.pk, *final_players[1:]], organizer)
+    assert advancing.advance_bracket(round_two).conflicts == []
+    assert stage_game(round_two, 2, 1).status == Game.Status.FINISHED
+
+
 @pytest.mark.parametrize("game_format", ["standard", "challenge"])
 def test_rank_table_puts_who_took_part_above_the_no_shows_whatever_the_points(game_format):
     bot_played = TableResult("absent", points_won=900, hands_won=3, took_part=False)

@@ -66,6 +66,11 @@ class Seat(models.Model):
         "tournament.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
     bot_kind = models.CharField(max_length=10, choices=BotKind.choices, blank=True)
+    # The player the seating gave this seat to, when the organizer's "Replace" gave it to a reserve or a bot
+    # (tournament.services.round_control): the bracket's results still seat them here, not the reserve.
+    in_place_of = models.ForeignKey(
+        "tournament.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="replaced_seats"
+    )
     # What the organizer said about this seat when recording a hand by hand (tournament.services.participation):
     # blank follows the live table (and a paper table's hands), the other two overrule it.
     organizer_says = models.CharField(max_length=12, choices=Attendance.choices, blank=True)

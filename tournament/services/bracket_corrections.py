@@ -11,6 +11,9 @@ The next stage was seated from the stage's results. When a correction changes wh
   bracket up to date" shows it), and the results service refuses a correction that would cause it,
   saying what was played.
 
+A reserve or a bot that the organizer's "Replace" put in a seat is not a disagreement either: the seat is
+still the one the results gave its player (``Seat.in_place_of``).
+
 A player of the started stage who withdrew since is not a disagreement: a started stage keeps its players
 (``replace_player`` gives places away only before a stage starts).
 """
@@ -56,7 +59,7 @@ def disagreement(state, index: int, advancers: list[list[int]] | None, waiting: 
         found.incomplete = waiting
         found.played = _played(following)
         return found
-    seated = {s.seat.player_id for t in following.tables for s in t.seats if s.seat.player_id}
+    seated = {_seated_by_results(s.seat) for t in following.tables for s in t.seats} - {None}
     seated |= set(following.stage.bye_players)
     going_on = set(stage_state.stage.bye_players) | {pid for chosen in advancers for pid in chosen}
     out = [pid for pid in seated - going_on
@@ -76,6 +79,12 @@ def disagreement(state, index: int, advancers: list[list[int]] | None, waiting: 
         found.swaps.extend(zip(players, arriving.get(table_number, []), strict=False))
     found.played = _played(following)
     return found
+
+
+def _seated_by_results(seat: Seat) -> int | None:
+    """Whom the stage's seating put at ``seat``: the player a reserve or a bot replaced there (the
+    organizer's "Replace", ``round_control``) stays the one the results are compared with."""
+    return seat.in_place_of_id or seat.player_id
 
 
 def _played(stage_state) -> str:
@@ -128,10 +137,11 @@ def reseat(round_: Round, found: Disagreement, players: dict[int, Player], actor
     stage = found.stage
     moved = []
     for old, new in found.swaps:
-        held = next(((t, s) for t in found.tables for s in t.seats if s.seat.player_id == old), None)
+        held = next(((t, s) for t in found.tables for s in t.seats if _seated_by_results(s.seat) == old), None)
         if held is not None:
             table, seat_state = held
-            Seat.objects.filter(pk=seat_state.seat.pk).update(player_id=new)
+            Seat.objects.filter(pk=seat_state.seat.pk).update(player_id=new, bot_kind="", in_place_of=None)
+            seat_state.seat.in_place_of_id, seat_state.seat.bot_kind = None, ""
             live_tables.holders_changed(seats=[seat_state.seat.pk])
             seat_state.seat.player_id = new
             Seat.player.field.set_cached_value(seat_state.seat, players.get(new))

@@ -119,9 +119,10 @@ def _replace(seat: Seat, reserve: Player | None, actor, reason: str) -> Seat:
             if reserve.pk in _playing_in(round_):
                 raise RoundError(f"{reserve} already plays in round {round_.number}.")
         before = seat.player
+        seat.in_place_of = seat.in_place_of or before  # the seating's player, however often replaced
         seat.player = reserve
         seat.bot_kind = "" if reserve is not None else REPLACE_BOT_KIND
-        seat.save(update_fields=["player", "bot_kind"])
+        seat.save(update_fields=["player", "bot_kind", "in_place_of"])
         now_by = f"{reserve.display_name} plays" if reserve is not None else "A bot plays"
         text = f"{now_by} seat {seat.number + 1} in place of {before.display_name}"
         for game in games:

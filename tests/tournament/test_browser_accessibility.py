@@ -1,6 +1,7 @@
 """Every public, student and table page passes an axe-core audit (no serious or critical violation) at a
 phone's size (390x844) and a laptop's (1280x800), in a real headless Chromium against the live ASGI site;
-and with reduced motion asked for, nothing on them moves.
+and with reduced motion asked for, nothing on them moves. At the phone's size every button, link styled as
+a button and form control of a student's page is a 44 px touch target.
 
 One test, one browser and one set of data (the demo: an event with a finished round, a live bracket, an
 exhibition table and an event open for registration), each page audited at both sizes; the failure lists
@@ -17,7 +18,7 @@ from django.utils.http import urlsafe_base64_encode
 from games.models import LiveGame
 from games.services.lifecycle import start_practice_game
 from notifications.mail import unsubscribe_token
-from tests.a11y_audit import audit, describe, moving, require_axe
+from tests.a11y_audit import audit, describe, moving, require_axe, small_targets
 from tests.tournament.organizer_factories import make_user
 from tournament.demo_bot_league import LEAGUE_SLUG
 from tournament.demo_data import EVENT_SLUG, NEXT_EVENT_SLUG, load_demo
@@ -27,6 +28,8 @@ from tournament.services.email_verification import verification_path
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
+# Besides those read with the student's session: the pages a student opens to get one.
+ACCOUNT_PAGES = {"sign up", "log in", "password reset", "password reset sent", "new password"}
 
 
 def session_of(user) -> str:
@@ -108,7 +111,7 @@ def site(live_asgi):
 
 def test_every_page_passes_axe_at_phone_and_laptop_sizes(live_asgi, site, chromium):
     found = []
-    audited = 0
+    audited = measured = 0
     for size, viewport in SIZES.items():
         # The system asks for reduced motion: nothing on any page may move.
         anonymous = chromium.new_context(viewport=viewport, reduced_motion="reduce")
@@ -133,8 +136,12 @@ def test_every_page_passes_axe_at_phone_and_laptop_sizes(live_asgi, site, chromi
             audited += 1
             if violations:
                 found.append(describe(f"{name} ({size}, {path})", violations))
+            if size == "phone" and (cookie or name in ACCOUNT_PAGES):
+                if small := small_targets(page):  # a student's thumb on every button, link-button and field
+                    found.append(f"{name} ({size}, {path}): tap targets under 44 px: {small}")
+                measured += 1
             page.close()
         anonymous.close()
         student.close()
-    assert audited == 2 * len(site)
+    assert audited == 2 * len(site) and measured > len(ACCOUNT_PAGES)
     assert not found, "serious or critical accessibility violations:\n" + "\n".join(found)

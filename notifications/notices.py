@@ -56,7 +56,7 @@ def stage_started(round_id: int, number: int) -> list[Notice]:
 
 def field_changed(round_id: int, stage: int) -> list[Notice]:
     """The players of a newly built stage (or a new bracket round) are through; those of the stage (or
-    round) before who are not in it are out, with their place on the event's leaderboard so far."""
+    round) before who are not in it are out; each told their place on the event's leaderboard so far."""
     round_ = Round.objects.select_related("event").filter(pk=round_id).first()
     if round_ is None:
         return []  # replaced by the organizer since (its replacement tells)
@@ -76,14 +76,14 @@ def field_changed(round_id: int, stage: int) -> list[Notice]:
         where = f"stage {stage} of round {round_.number}"
     out = set(before.filter(player__isnull=False).values_list("player_id", flat=True)) - through
     players = Player.objects.filter(pk__in=through | out, user__isnull=False, status__in=Player.ACTIVE_STATUSES)
-    places = {row.player_id: row.rank for row in compute_standings(event)} if out else {}
+    places = {row.player_id: row.rank for row in compute_standings(event)} if players else {}
     notices = []
     for player in players:
+        place = f" Your place so far: {places[player.pk]}." if places.get(player.pk) else ""
         if player.pk in through:
             notices.append(Notice(player.user_id, event.pk, PROGRESS, f"You are through to {where}",
-                                  f"{event.name}: your page shows where you play next.", me, key))
+                                  f"{event.name}: your page shows where you play next.{place}", me, key))
         else:
-            place = f" Your place so far: {places[player.pk]}." if places.get(player.pk) else ""
             notices.append(Notice(player.user_id, event.pk, PROGRESS, f"You did not go on to {where}",
                                   f"{event.name}: thank you for playing.{place}", me, key))
     return notices

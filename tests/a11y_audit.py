@@ -79,3 +79,39 @@ def describe(where: str, violations: list[dict]) -> str:
             summary = " ".join(node["summary"].split())
             lines.append(f"    {node['target']}: {summary[:300]}")
     return "\n".join(lines)
+
+
+# Every visible button, link styled as a button, summary and form control smaller than 44 px each way (WCAG
+# 2.5.5's touch target; a text field or a list need only its height). A checkbox or radio counts with its
+# label, which toggles it too. Closed <details> are opened first: what they hold is tapped as well.
+_SMALL_TARGETS = """() => {
+  document.querySelectorAll("details:not([open])").forEach((d) => { d.open = true; });
+  const MIN = 44, small = [];
+  const name = (el) => `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""} "${(el.getAttribute("aria-label")
+    || el.textContent || el.value || el.name || "").trim().replace(/\\s+/g, " ").slice(0, 40)}"`;
+  for (const el of document.querySelectorAll("button, .btn, summary, input:not([type=hidden]), select, textarea")) {
+    const style = getComputedStyle(el);
+    let box = el.getBoundingClientRect();
+    if (box.width <= 1 || box.height <= 1 || style.visibility === "hidden" || style.pointerEvents === "none"
+        || el.closest(".visually-hidden")) continue;
+    let { left, top, right, bottom } = box;
+    if (el.type === "checkbox" || el.type === "radio") {
+      for (const label of el.labels) {
+        const l = label.getBoundingClientRect();
+        left = Math.min(left, l.left); top = Math.min(top, l.top);
+        right = Math.max(right, l.right); bottom = Math.max(bottom, l.bottom);
+      }
+    }
+    const wide = ["text", "email", "password", "number", "search", "url", "tel"].includes(el.type)
+      || ["SELECT", "TEXTAREA"].includes(el.tagName);
+    if (bottom - top < MIN - 0.5 || (!wide && right - left < MIN - 0.5)) {
+      small.push(`${name(el)}: ${Math.round(right - left)}x${Math.round(bottom - top)}`);
+    }
+  }
+  return small;
+}"""
+
+
+def small_targets(page) -> list[str]:
+    """The page's tap targets smaller than 44 px (opening its closed <details>: call it after the audit)."""
+    return page.evaluate(_SMALL_TARGETS)

@@ -16,13 +16,15 @@ from config.environment import (
     channel_layers_from_env,
     database_from_env,
     host_list,
+    new_vapid_keys,
     secret_key_from_env,
+    vapid_keys_from_env,
     yes_no,
 )
 
 ENV_NAMES = ("DATABASE_URL", "DATABASE_POOL", "DATABASE_POOL_MIN_SIZE", "DATABASE_POOL_MAX_SIZE",
              "DATABASE_POOL_TIMEOUT", "CONN_MAX_AGE", "REDIS_URL", "CHANNEL_LAYER_KEY", "CHANNEL_LAYER_PREFIX",
-             "SECRET_KEY", "DEBUG", "HOSTS")
+             "SECRET_KEY", "DEBUG", "HOSTS", "VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY")
 PG = "postgres://u@db.example:5432/ocho"
 
 
@@ -87,6 +89,26 @@ def test_production_refuses_missing_or_weak_secret(tmp_path: Path, environ):
     strong = "x1Y2z3" * 10
     environ(SECRET_KEY=strong)
     assert secret_key_from_env(debug=False, key_file=tmp_path / "k") == strong
+
+
+def test_vapid_keys_come_from_the_environment(tmp_path, environ):
+    public, private = new_vapid_keys()
+    environ(VAPID_PUBLIC_KEY=public, VAPID_PRIVATE_KEY=private)
+    for debug in (False, True):
+        assert vapid_keys_from_env(debug=debug, key_file=tmp_path / ".vapid_keys") == (public, private)
+    assert not (tmp_path / ".vapid_keys").exists(), "no development keys made when the environment has them"
+    environ(VAPID_PRIVATE_KEY="")
+    with pytest.raises(ImproperlyConfigured, match="VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together"):
+        vapid_keys_from_env(debug=False, key_file=tmp_path / ".vapid_keys")
+
+
+def test_without_vapid_keys_production_has_no_push_and_development_makes_a_pair_once(tmp_path, environ):
+    key_file = tmp_path / ".vapid_keys"
+    assert vapid_keys_from_env(debug=False, key_file=key_file) == ("", "")
+    made = vapid_keys_from_env(debug=True, key_file=key_file)
+    assert len(made[0]) == 87 and len(made[1]) == 43  # base64url of a 65-byte point and a 32-byte number
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    assert vapid_keys_from_env(debug=True, key_file=key_file) == made
 
 
 @pytest.mark.parametrize("raw,expected", [("1", True), ("0", False), ("yes", True), ("off", False)])

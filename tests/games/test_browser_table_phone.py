@@ -1,5 +1,5 @@
 """The live table on a 390x844 phone, in a real headless Chromium against a live ASGI server: your own seat
-in view at three and four players, the "+N to draw" badge not under the hand's bar, X-Ray reveals near the
+in view at three, four and ten players (and each of ten long names readable whole), the "+N to draw" badge not under the hand's bar, X-Ray reveals near the
 top and gone when the hand ends, the hand's summary, the bot tag gone when a player is back, the sound
 prompt, and the special cards sheet. Hands are dealt from an explicit deck so each test knows what comes."""
 
@@ -132,12 +132,21 @@ def in_viewport(rect) -> bool:
 
 # ---- your own seat ----------------------------------------------------------------------------------
 
+TEN_NAMES = ["Asha Kumari", "Venkata Subramanian", "Priyanka Chatterjee", "Mohammed Rafiq", "Lakshmi Narayanan",
+             "Gurpreet Singh Dhillon", "Ravi Shankar", "Anirban Bhattacharya", "Meera Iyer", "Siddharth Raghunathan"]
+
+
 @pytest.fixture
 def tables_of_three_and_four(student):
+    """Practice tables of three and four, and a tournament table of ten students with long names, the
+    student at its first seat."""
     user, cookie = student
     tables = [start_practice_game(user, "ocho-plato", opponents, "heuristic", seed=3, turn_seconds=0)
               for opponents in (2, 3)]
-    tables.append(start_practice_game(user, "uno-official", 9, "heuristic", seed=3, turn_seconds=0))  # ten
+    game, _ = make_tournament_game(10)
+    for seat, name in zip(Seat.objects.filter(table=game.table).order_by("number"), TEN_NAMES, strict=True):
+        Player.objects.filter(pk=seat.player_id).update(display_name=name, **({"user": user} if seat.number == 0 else {}))
+    tables.append(live_game_for(game, seed=3))
     return tables, cookie
 
 
@@ -162,6 +171,25 @@ def test_your_own_seat_is_in_view_at_three_four_and_ten_players(live_asgi, table
         else:  # more scroll sideways under the own seat, which stays in view
             page.locator("#seats").evaluate("el => { el.scrollLeft = 0; }")
             assert in_viewport(box(page, "#seats .seat.me")) and uncovered(page, "#seats .seat.me")
+            # Each seat, scrolled to, shows its whole name: not cut, not broken inside a word, not under
+            # the pinned own seat.
+            names = page.eval_on_selector("#seats", """strip => [...strip.querySelectorAll('.seat')].map(seat => {
+                strip.scrollLeft = seat.offsetLeft - strip.offsetLeft;
+                const name = seat.querySelector('.seat-name'), r = name.getBoundingClientRect();
+                const s = seat.getBoundingClientRect(), text = name.firstChild;
+                const broken = [...text.textContent.matchAll(/\\S+/g)].some(word => {  // a word on two lines
+                  const range = document.createRange();
+                  range.setStart(text, word.index); range.setEnd(text, word.index + word[0].length);
+                  return new Set([...range.getClientRects()].map(l => Math.round(l.top))).size > 1; });
+                const seen = [[r.left + 1, r.top + 1], [r.right - 1, r.bottom - 1]].every(([x, y]) => {
+                  const hit = document.elementFromPoint(x, y); return Boolean(hit) && seat.contains(hit); });
+                return {text: name.textContent, seen, broken,
+                        cut: name.scrollWidth > name.clientWidth + 1 || name.scrollHeight > name.clientHeight + 1,
+                        inside: r.left >= s.left - 0.5 && r.right <= s.right + 0.5 && r.bottom <= s.bottom + 0.5,
+                        onScreen: r.left >= -0.5 && r.right <= window.innerWidth + 0.5}; })""")
+            assert sorted(n["text"] for n in names) == sorted(TEN_NAMES)
+            assert all(not n["cut"] and n["inside"] and n["seen"] and n["onScreen"] and not n["broken"]
+                       for n in names), names
     assert errors == []
 
 

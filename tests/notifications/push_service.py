@@ -1,5 +1,5 @@
 """A push service played by the test: an HTTP server on 127.0.0.1 that takes what the site posts to a
-subscription's endpoint (answering 201, or 410 "gone" under /gone/), and the browser's side of a subscription
+subscription's endpoint (answering 201, or 410 "gone" under /gone/; with a `hold` Event, only once the test sets it), and the browser's side of a subscription
 (a P-256 key pair and an auth secret) to decrypt it with, as a phone's browser would (RFC 8291)."""
 
 from __future__ import annotations
@@ -44,14 +44,19 @@ class BrowserKeys:
 
 
 class PushService:
-    def __init__(self) -> None:
+    def __init__(self, hold: threading.Event | None = None) -> None:
         self.received: queue.Queue[Received] = queue.Queue()
+        self.hold = hold
+        self.answered = 0
         service = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server's name
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 service.received.put(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+                if service.hold is not None:
+                    service.hold.wait()  # a push service that is slow to answer, until the test lets it
+                service.answered += 1
                 self.send_response(410 if self.path.startswith("/gone/") else 201)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
@@ -68,6 +73,8 @@ class PushService:
         return self
 
     def __exit__(self, *exc) -> None:
+        if self.hold is not None:
+            self.hold.set()
         self.server.shutdown()
         self.server.server_close()
 

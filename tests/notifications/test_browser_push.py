@@ -1,6 +1,6 @@
 """Web Push for real, without the internet: the test plays the push service (tests/notifications/push_service.py).
 
-On a phone-sized page, a student's "My event" stores a subscription whose endpoint is the test's server with
+On a phone-sized page, a student's "My event" (which never asks for permission on load, only on a tap) stores a subscription whose endpoint is the test's server with
 keys the test made (headless Chromium cannot reach a push service of its own, so the test sends, from the
 page, the JSON the page's code sends after `pushManager.subscribe`). When the organizer starts the round the
 site encrypts "your table is ready" to it, signs it with its VAPID key and posts it there; the test decrypts
@@ -57,17 +57,26 @@ def shown_notifications(page) -> list[dict]:
 def test_table_ready_is_pushed_shown_and_opens_the_table(live_asgi, seated_round, chromium, page):
     event, round_, student_cookie, organizer_cookie = seated_round
     student = Player.objects.filter(event=event).order_by("pk").first()  # the one the cookie logs in
-    page.context.grant_permissions(["notifications"], origin=live_asgi.url)
+    # Every call of Notification.requestPermission is counted: opening the page must not ask.
+    page.add_init_script("""(() => {
+        const ask = Notification.requestPermission.bind(Notification);
+        window.permissionAsked = 0;
+        Notification.requestPermission = (...args) => { window.permissionAsked += 1; return ask(...args); };
+    })()""")
     page.context.add_cookies([student_cookie])
     page.goto(f"{live_asgi.url}/events/{event.slug}/me/")
     card = page.locator("#notifications")
     assert card.get_by_role("button", name="Notify me on this phone").is_visible()
     assert card.get_by_label("Your table is ready", exact=True).is_checked(), "each kind may be turned off"
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")  # the site's worker runs the page
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate("[window.permissionAsked, Notification.permission]") == [0, "default"], "no prompt on load"
+    page.context.grant_permissions(["notifications"], origin=live_asgi.url)  # what the student's tap will allow
     # The tap asks for permission and subscribes; headless Chromium has no push service, so the page says it
     # falls back to e-mail (a browser with one says it is on), and the test then stores its own subscription.
     card.get_by_role("button", name="Notify me on this phone").click()
     page.wait_for_function("() => !document.querySelector('#push-state').textContent.startsWith('Get told')")
+    assert page.evaluate("window.permissionAsked") == 1, "asked once, on the tap"
     said = card.locator("#push-state").inner_text()
     assert said.startswith("This browser could not turn notifications on (") or said.startswith("This phone is told")
 

@@ -60,7 +60,7 @@ def test_a_bracket_tells_who_is_through_who_is_out_and_when_a_stage_starts():
     for player in players:
         if player.pk in field:
             assert told(player) == [("You are through to round 2", f"{event.name}: your page shows where you "
-                                     "play next.")]
+                                     f"play next. Your place so far: {places[player.pk]}.")]
         else:
             assert told(player) == [("You did not go on to round 2",
                                      f"{event.name}: thank you for playing. Your place so far: {places[player.pk]}.")]
@@ -78,6 +78,9 @@ def test_a_bracket_tells_who_is_through_who_is_out_and_when_a_stage_starts():
     paper = "Your game is paused"  # the organizer paused each table to record its hand by hand
     assert [s for s, _ in told(first) if s != paper] == ["Your table is ready", "You are through to stage 2 of round 2"]
     assert [s for s, _ in told(last) if s != paper] == ["Your table is ready", "You did not go on to stage 2 of round 2"]
+    places = {row.player_id: row.rank for row in compute_standings(event)}
+    assert told(first)[-1][1] == (f"{event.name}: your page shows where you play next. "
+                                  f"Your place so far: {places[first.pk]}.")
 
     mail.outbox.clear()
     bracket_stages.start_stage(round_two, 2, organizer)

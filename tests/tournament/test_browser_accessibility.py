@@ -1,6 +1,7 @@
 """Every public, student and table page passes an axe-core audit (no serious or critical violation) at a
 phone's size (390x844) and a laptop's (1280x800), in a real headless Chromium against the live ASGI site;
-and with reduced motion asked for, nothing on them moves.
+and with reduced motion asked for, nothing on them moves. At the phone's size every button, link styled as
+a button and form control of a student's page is a 44 px touch target.
 
 One test, one browser and one set of data (the demo: an event with a finished round, a live bracket, an
 exhibition table and an event open for registration), each page audited at both sizes; the failure lists
@@ -8,19 +9,27 @@ every violation of every page at once."""
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.tokens import default_token_generator
 from django.test import Client
 from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from games.models import LiveGame
 from games.services.lifecycle import start_practice_game
-from tests.a11y_audit import audit, describe, moving, require_axe
+from notifications.mail import unsubscribe_token
+from tests.a11y_audit import audit, describe, moving, require_axe, small_targets
+from tests.tournament.organizer_factories import make_user
 from tournament.demo_bot_league import LEAGUE_SLUG
 from tournament.demo_data import EVENT_SLUG, NEXT_EVENT_SLUG, load_demo
 from tournament.models import Event, Player, Round, Seat
+from tournament.services.email_verification import verification_path
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
+# Besides those read with the student's session: the pages a student opens to get one.
+ACCOUNT_PAGES = {"sign up", "log in", "password reset", "password reset sent", "new password"}
 
 
 def session_of(user) -> str:
@@ -29,10 +38,19 @@ def session_of(user) -> str:
     return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
+def new_student_link() -> str:
+    """The link mailed to a student who just signed up (it verifies once)."""
+    user = make_user()
+    user.email = f"{user.username}@students.example"
+    user.save(update_fields=["email"])
+    return verification_path(user)
+
+
 @pytest.fixture
 def site(live_asgi):
     """The demo, a student seated at one of its live bracket tables (with a practice game of their own),
-    and the pages to audit: (name, path, who reads it: None for anyone, or a session cookie)."""
+    and the pages to audit: (name, path, who reads it: None for anyone, or a session cookie[, the status it
+    answers, when not 200]). A path may be a function, called for each visit: a link that works once."""
     require_axe()
     load_demo()
     event = Event.objects.get(slug=EVENT_SLUG)
@@ -69,6 +87,14 @@ def site(live_asgi):
         ("practice", reverse("games:practice"), me),
         ("practice table", practice.get_absolute_url(), me),
         ("verify a shuffle", reverse("games:verify"), None),
+        ("offline", reverse("offline"), None),
+        ("mail stopped", reverse("notifications:mail_off", args=[unsubscribe_token(student.pk)]), None),
+        ("withdraw", reverse("withdraw", args=[event.slug]), me),
+        ("e-mail verified", new_student_link, None),
+        ("e-mail link not valid", reverse("verify_email_confirm", args=["MA", "bad-token"]), None, 400),
+        ("password reset sent", reverse("password_reset_done"), None),
+        ("new password", reverse("password_reset_confirm", args=[
+            urlsafe_base64_encode(force_bytes(student.pk)), default_token_generator.make_token(student)]), None),
     ]
     pages += [
         ("results", reverse("results", args=[event.slug]), None),
@@ -85,12 +111,13 @@ def site(live_asgi):
 
 def test_every_page_passes_axe_at_phone_and_laptop_sizes(live_asgi, site, chromium):
     found = []
-    audited = 0
+    audited = measured = 0
     for size, viewport in SIZES.items():
         # The system asks for reduced motion: nothing on any page may move.
         anonymous = chromium.new_context(viewport=viewport, reduced_motion="reduce")
         student = chromium.new_context(viewport=viewport, reduced_motion="reduce")
-        for name, path, cookie in site:
+        for name, path, cookie, *status in site:
+            path = path() if callable(path) else path
             context = anonymous
             if cookie:
                 context = student
@@ -98,7 +125,7 @@ def test_every_page_passes_axe_at_phone_and_laptop_sizes(live_asgi, site, chromi
             page = context.new_page()
             page.set_default_timeout(20_000)
             response = page.goto(live_asgi.url + path)
-            assert response.status == 200, f"{name} ({path}) answered {response.status}"
+            assert response.status == (status or [200])[0], f"{name} ({path}) answered {response.status}"
             assert "script-src" in response.headers["content-security-policy"]  # axe runs under the policy
             if page.locator("#table").count():
                 page.locator("#table.ready").wait_for()  # drawn from the socket's first state
@@ -109,8 +136,12 @@ def test_every_page_passes_axe_at_phone_and_laptop_sizes(live_asgi, site, chromi
             audited += 1
             if violations:
                 found.append(describe(f"{name} ({size}, {path})", violations))
+            if size == "phone" and (cookie or name in ACCOUNT_PAGES):
+                if small := small_targets(page):  # a student's thumb on every button, link-button and field
+                    found.append(f"{name} ({size}, {path}): tap targets under 44 px: {small}")
+                measured += 1
             page.close()
         anonymous.close()
         student.close()
-    assert audited == 2 * len(site)
+    assert audited == 2 * len(site) and measured > len(ACCOUNT_PAGES)
     assert not found, "serious or critical accessibility violations:\n" + "\n".join(found)

@@ -13,7 +13,7 @@ SCREENSHOTS = [
     "01-control-room.png", "02-eligibility-preview.png", "03-control-room-registration.png",
     "04-checkin-desk.png", "05-seating-preview.png", "06-my-event-phone.png", "07-table-phone.png",
     "08-live-round-view.png", "09-hand-summary-phone.png", "10-plan-next-round.png", "11-bracket-champion.png",
-    "12-control-room-champion.png",
+    "12-control-room-champion.png", "13-results.png",
 ]
 
 

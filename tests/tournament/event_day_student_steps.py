@@ -2,7 +2,8 @@
 
 They wait on "My event" until it says (without a reload) that their table is ready, walk to the table, play
 their moves as they come until the game is over and read the hand's summary; between rounds "My event"
-says they are through.
+says they are through. Once the event is finished, a student opens its results page: the podium and every
+place.
 """
 
 import re
@@ -83,3 +84,14 @@ def see_the_hand_summary(page, seats: int) -> None:
     summary.wait_for()
     assert "went out" in summary.locator(".summary-head").inner_text()
     assert summary.locator("tbody tr").count() == seats  # points left and running totals for each seat
+
+
+def see_the_results(day: Day, event: Event, page, champion: str, players: int) -> None:
+    """The event's public results page on a phone: the champion first on the podium, everyone placed."""
+    page.goto(f"{day.url}/events/{event.slug}/results/")
+    first = page.locator("#podium .podium-place").first
+    assert "place-1" in first.get_attribute("class")
+    assert first.locator(".podium-name").inner_text() == champion
+    assert page.locator("#placement tbody tr").count() == players
+    assert page.locator("#placement tbody tr").first.locator(".place").inner_text() == "1"
+    day.snap(page, "13-results.png")

@@ -6,7 +6,8 @@ seating, starts it, follows it on the live round view (each student connected, a
 no-show, without a reload) and gives it a time limit, plans the next round with its no-show left out, starts the final and marks
 the event finished once the champion is known. Students are on phones (390x844): their "My event" page says
 their table is ready without a reload (round one and the final), they arrive at the table to a full turn
-clock, play, and see the hand's summary at the end. One student never comes: a bot plays her seat after
+clock, play, and see the hand's summary at the end; once the event is finished, one opens its results page
+(the champion first on the podium). One student never comes: a bot plays her seat after
 the arrival countdown and her missed turn.
 
 Every step is a function of its own, so a step's page can change without rewriting the story: the
@@ -43,6 +44,7 @@ from tests.tournament.event_day_student_steps import (
     go_to_the_tables,
     play_to_the_end,
     see_the_hand_summary,
+    see_the_results,
     wait_on_my_event,
 )
 from tests.tournament.organizer_factories import make_event, make_organizer_of, make_user
@@ -139,6 +141,9 @@ def test_a_whole_small_event(live_asgi, event_day, chromium):
     champion = play_the_final(day, event, phones)
     assert "Champion:" in champion
     finish_the_event(day, event, champion)
+    # Asha opens the results page on her phone: the champion first on the podium, all five registrants placed.
+    see_the_results(day, event, phones["Asha Sen"], champion.split(":", 1)[1].replace("🏆", "").strip(),
+                    len(event_day["students"]))
 
     event.refresh_from_db()
     assert event.status == Event.Status.FINISHED

@@ -131,6 +131,7 @@ def test_student_plays_a_practice_hand_to_its_end(live_asgi, student_cookie, pag
     page.wait_for_function("() => [...document.querySelectorAll('#scores-body .score-total')]"
                            ".some(td => Number(td.textContent) > 0)")
     assert page.locator("#log-list li", has_text=re.compile(r"Hand 1: .+ scores \d+ points")).count() == 1
+    assert page.locator("#scores-facts").inner_text().endswith("UNO, official rules")  # not "uno-official"
     live.refresh_from_db()
     assert live.version >= len(moves)
     assert page.locator("#table").get_attribute("data-version") == str(live.version)

@@ -366,7 +366,8 @@ export function renderScores(model, ctx) {
   if (game.hand_number) facts.push(`Hand ${game.hand_number}`);
   else if (game.hands_played) facts.push(`${game.hands_played} hands played`);
   if (game.target) facts.push(`first to ${game.target} points`);
-  if (view.preset || game.preset) facts.push(game.preset || view.preset);
+  const rules = $("scores-facts").dataset.rules || game.preset || view.preset;  // the rules' name as people read it
+  if (rules) facts.push(rules);
   $("scores-facts").textContent = facts.join(" · ");
 }
 

@@ -99,7 +99,8 @@ def test_a_game_without_a_stored_hand_is_not_rated():
 def test_a_silent_bots_uncredited_points_lift_no_place_in_a_bot_league():
     """Every seat silent: the server's least moves went out and scored at the table, but the tournament
     credited none of it, so all three bots share first place."""
-    game, _ = make_tournament_game(players=3, entrants="bots", rules_preset="ocho-cards", turn_seconds=30)
+    game, _ = make_tournament_game(players=3, entrants="bots", rules_preset="ocho-cards", turn_seconds=30,
+                                   target_score=150)
     live = live_game_for(game, seed=7)
     later = timezone.now()
     while LiveGame.objects.filter(pk=live.pk, status=LiveGame.Status.RUNNING).exists():

@@ -1,16 +1,20 @@
 """Rating finished live games with openskill's Plackett-Luce model, one game at a time or all again.
 
-A game is rated when it is finished with its engine game over (the target reached) in a rated family
-(`ratings.families`), and at least two different competitors sat at it (`ratings.seat_identities`; a
-competitor holding several seats, such as one house bot kind at a practice table, is rated once, at its
-best place). Its finishing order comes from `ratings.finishing_order`.
+A game is rated in a rated family (`ratings.families`) when at least two different competitors sat at it
+(`ratings.seat_identities`; a competitor holding several seats, such as one house bot kind at a practice
+table, is rated once, at its best place), and:
+- a practice or exhibition game: once it is finished with its engine game over (the target reached); its
+  finishing order comes from `ratings.finishing_order`;
+- a tournament game: once the tournament game is finished, however it ended (the target, the round's time
+  limit, an organizer, a hand recorded on paper); its finishing order comes from the tournament's stored
+  results (`ratings.tournament_results`).
 
-`rate_live_game` rates one game as it finishes (`ratings.receivers`, after the move's commit);
-`recompute` deletes every rating and rates every stored game again in a fixed order: by the time of the
-game's last stored change, then its id. Both do the same arithmetic in the same order, so a recompute
-gives the ratings the games gave as they finished (unless two games finished in one instant, which the
-recompute orders by id).
-"""
+`rate_live_game` rates one game as it finishes (`ratings.receivers`, after the commit that finished it);
+`recompute` deletes every rating and rates every stored game again in a fixed order: by the time the game
+ended (a tournament game's `finished_at`, else its last stored change), then its id. Both do the same
+arithmetic in the same order, so a recompute gives the ratings the games gave as they finished (unless two
+games finished in one instant, which the recompute orders by id, or a finished game's hands were corrected
+since: the recompute rates its results as they stand)."""
 
 from __future__ import annotations
 
@@ -19,15 +23,17 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
+from django.db.models.functions import Coalesce
 from openskill.models import PlackettLuce
 
 from games import engine
 from games.models import LiveGame, LiveMove
-from ratings import finishing_order
+from ratings import finishing_order, tournament_results
 from ratings.families import family_of
 from ratings.models import Competitor, RatingChange
 from ratings.seat_identities import Identity, identities
+from tournament.models import Game
 
 log = logging.getLogger(__name__)
 MODEL = PlackettLuce()  # mu 25, sigma 25/3 for a newcomer
@@ -44,13 +50,24 @@ class RatedGame:
 def rated_game(live: LiveGame, ended_at: datetime | None = None) -> RatedGame | None:
     """What rating `live` needs, or None if it is not rated."""
     family = family_of(live.preset)
-    if family is None or live.status != LiveGame.Status.FINISHED:
+    if family is None:
         return None
-    game = engine.Game.from_dict(live.state)
-    if not game.over:
-        return None
-    places = finishing_order.places(game.rules.scoring, game.totals, game.winners, game.rules.target,
-                                    [r.totals for r in game.results])
+    if live.game_id is not None:  # a tournament game: however it ended, from the tournament's results
+        if live.game.status != Game.Status.FINISHED:
+            return None
+        rules = engine.Game.from_dict(live.checkpoint).rules
+        places = tournament_results.places(live.game, rules.scoring, rules.target)
+        if places is None:
+            return None
+        ended_at = ended_at or live.game.finished_at
+    else:
+        if live.status != LiveGame.Status.FINISHED:
+            return None
+        game = engine.Game.from_dict(live.state)
+        if not game.over:
+            return None
+        places = finishing_order.places(game.rules.scoring, game.totals, game.winners, game.rules.target,
+                                        [r.totals for r in game.results])
     best: dict[Identity, int] = {}
     for who, place in zip(identities(live), places, strict=False):
         if who is not None:
@@ -121,8 +138,10 @@ def recompute() -> int:
     with transaction.atomic():
         RatingChange.objects.all().delete()
         Competitor.objects.all().delete()
-        lives = (LiveGame.objects.filter(status=LiveGame.Status.FINISHED).select_related("game")
-                 .annotate(ended=Max("moves__created_at")).order_by("ended", "pk"))
+        finished = Q(game__isnull=True, status=LiveGame.Status.FINISHED) | Q(game__status=Game.Status.FINISHED)
+        lives = (LiveGame.objects.filter(finished).select_related("game")
+                 .annotate(ended=Coalesce("game__finished_at", Max("moves__created_at")))
+                 .order_by("ended", "pk"))
         competitors: dict[tuple[str, Identity], Competitor] = {}
         changes: list[RatingChange] = []
         rated_count = 0

@@ -1,5 +1,6 @@
-"""What the tournament announces to whoever tells the students (the notifications app listens): a round or
-stage started, the field of a bracket changed (through or out), a game paused or resumed, an announcement.
+"""What the tournament announces to whoever listens (the notifications app tells the students, the ratings
+app rates finished games): a round or stage started, the field of a bracket changed (through or out), a game
+paused, resumed or ended, an announcement.
 
 The tournament never imports who listens. Each signal is sent with `sender=Event` inside the service's
 transaction; a receiver that wants to act only once the change is stored registers `transaction.on_commit`
@@ -25,6 +26,11 @@ or a bracket's next stage was built (`advancing.advance_bracket`). Arguments: `r
 game_status_changed = Signal()
 """An organizer paused or resumed a game (`game_status.change_game_status`). Arguments: `game`, `action`
 ("pause" or "resume")."""
+
+game_ended = Signal()
+"""A game was finished, however it ended (`game_end.game_ended`: its target at the live table, a partner
+rotation's block, the round's time limit, an organizer finishing it, a hand recorded by hand). Arguments:
+`game` (saved finished, its `Hand` and `HandScore` rows stored)."""
 
 checkin_opened = Signal()
 """An organizer opened check-in for the event's next round (`event_status.set_checkin`). Arguments:

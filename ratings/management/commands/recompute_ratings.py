@@ -6,7 +6,7 @@ from ratings.rating_updates import recompute
 
 
 class Command(BaseCommand):
-    help = "Delete every rating and rate every finished live game again, oldest first (deterministic)."
+    help = "Delete every rating and rate every finished game again, oldest first (deterministic)."
 
     def handle(self, *args, **options) -> None:
         rated = recompute()

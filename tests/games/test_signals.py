@@ -54,8 +54,9 @@ def test_a_scored_hand_is_announced_inside_the_move_with_the_documented_argument
         play_live(live.pk, hands=1)
     assert len(calls) == 1
     call = calls[0]
-    assert set(call) == {"signal", "sender", "live", "result", "started_at", "ended_at", "in_transaction"}
+    assert set(call) == {"signal", "sender", "live", "result", "started_at", "ended_at", "move", "in_transaction"}
     assert call["sender"] is LiveGame and call["in_transaction"]
+    assert call["move"].hand_number == call["result"].number and call["move"].actor == LiveMove.Actor.PLAYER
     assert call["live"].pk == live.pk and isinstance(call["result"], engine.HandResult)
     assert call["result"].number == 0 and call["started_at"] <= call["ended_at"] <= timezone.now()
     # the receiver wrote the hand in that same transaction: it is there with the move that ended the hand
@@ -86,7 +87,7 @@ def test_a_game_at_its_target_is_announced_finished_and_the_tournament_finishes_
         play_live(live.pk)
     assert len(hands) == 1 and len(calls) == 1
     call = calls[0]
-    assert set(call) == {"signal", "sender", "live", "game", "now", "in_transaction"}
+    assert set(call) == {"signal", "sender", "live", "game", "now", "move", "in_transaction"}
     assert call["live"].pk == live.pk and call["live"].status == LiveGame.Status.FINISHED
     assert isinstance(call["game"], engine.Game) and call["game"].over
     tgame.refresh_from_db()

@@ -51,15 +51,8 @@ def next_message(socket: ClientConnection, kind: str, timeout: float = 20) -> di
 def close_code(socket: ClientConnection, seconds: float) -> int | None:
     """The code of the server's close if it comes within `seconds` (frames before it are read and dropped),
     else None. The test server (Daphne) sends no close reason: reasons are checked in-process."""
-    deadline = time.monotonic() + seconds
-    try:
-        while time.monotonic() < deadline:
-            socket.recv(timeout=max(0.01, deadline - time.monotonic()))
-    except TimeoutError:
-        return None
-    except ConnectionClosed as closed:
-        return closed.rcvd.code if closed.rcvd else 1006
-    return None
+    frame = close_frame(socket, seconds)
+    return None if frame is None else frame[0]
 
 
 def close_frame(socket: ClientConnection, seconds: float) -> tuple[int, str] | None:

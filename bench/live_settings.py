@@ -1,6 +1,7 @@
 """Settings of the server `bench/live/` starts: the site's own (`config.settings`, from the same
 environment: DATABASE_URL, REDIS_URL...) with the bare relay mounted and the per-socket rate limit
-lifted, so that a table can move as fast as the server allows. `BENCH_DB_NAME` points the server at
+lifted, so that a table can move as fast as the server allows, and the per-address socket cap lifted (every
+client is on 127.0.0.1). `BENCH_DB_NAME` points the server at
 another database name on the same server (the test database, when the harness runs under pytest)."""
 
 import os
@@ -10,6 +11,9 @@ from config.settings import DATABASES
 
 BENCH_RELAY = True
 LIVE_SOCKET_RATE_LIMIT = (1_000_000, 1.0)
+# Every client of the harness comes from 127.0.0.1: the per-address cap on logged-in sockets (a campus
+# behind one address, config/socket_caps.py) would close all but 400 of a worker's sockets.
+SOCKET_MAX_OPEN_PER_ADDRESS_LOGGED_IN = 1_000_000
 # The harness runs `manage.py run_sweeper` as production does; with the in-memory channel layer (no
 # REDIS_URL) that process could not reach the sockets, so the worker sweeps itself.
 LIVE_SWEEPER_IN_PROCESS = os.environ.get("BENCH_SWEEPER_IN_PROCESS") == "1"

@@ -199,11 +199,18 @@ class Client:
 
 async def run_phase(base_ws: str, origin: str, tables: list[Table], watchers: list[str], *, relay: bool,
                     seconds: float, think: float, seats: int, in_step: bool = False,
-                    connected=None, ping: float = 0.0) -> tuple[Stats, list[Client], float, int]:
+                    connected=None, started=None, ended=None, ping: float = 0.0) -> tuple[Stats, list[Client], float, int]:
     """One phase; `await connected()` once every socket is open and has its first message, before any
-    move: the harness samples the workers' memory there, waits for their connect work to finish and
-    starts measuring (the timed phase starts after it returns). With `ping`, every socket pings every
-    `ping` seconds from then on, each from its own moment in the first period, as open pages do."""
+    move: the harness samples the workers' memory there and waits for their connect work to finish;
+    `started()` when the timed phase starts and `ended()` when it ends, before the last answers are waited
+    for and the sockets closed (the harness measures CPU between the two). With `ping`, every
+    socket pings every `ping` seconds from then on, each from its own moment in the first period, as open
+    pages do.
+
+    With `think` (and not `in_step`), each table starts at its own moment within the first think period,
+    as a room of people does, and the timed phase starts once every table has started (after one think
+    period): so the tables offer `tables * seconds / think` moves in it, the figure the stored moves are
+    compared with."""
     stats = Stats()
     clients: list[Client] = []
     per_table_watchers = [[] for _ in tables]
@@ -239,16 +246,12 @@ async def run_phase(base_ws: str, origin: str, tables: list[Table], watchers: li
     # 100 ms at the target, which no room of people does, and the phase's worst latencies came from it).
     for c in clients:
         c.playing = True
-    start = time.perf_counter()
     pings = []
     if ping:
         offsets = random.Random(len(clients) + 1)
         pings = [asyncio.create_task(c.ping_every(ping, offsets.uniform(0, ping))) for c in clients]
-    stats.ack_ms.clear()
-    stats.everyone_ms.clear()
-    for c in clients:
-        c.acked_before = len(c.acked)
-    if think and not in_step:  # each table starts at its own moment in the first think period, as people do
+    staggered = bool(think and not in_step)
+    if staggered:  # each table starts at its own moment in the first think period, as people do
         offsets = random.Random(len(clients))
         loop = asyncio.get_running_loop()
         by_table: dict[int, list[Client]] = {}
@@ -258,12 +261,22 @@ async def run_phase(base_ws: str, origin: str, tables: list[Table], watchers: li
             delay = offsets.uniform(0, think)
             for c in table_clients:
                 loop.call_later(delay, lambda c=c: asyncio.ensure_future(c.kick()))
-    else:  # every seat on turn at once (each thinks in a task of its own)
+        await asyncio.sleep(think)  # every table has started: the timed phase begins
+    if started is not None:
+        await started()
+    start = time.perf_counter()
+    stats.ack_ms.clear()
+    stats.everyone_ms.clear()
+    for c in clients:
+        c.acked_before = len(c.acked)
+    if not staggered:  # every seat on turn at once (each thinks in a task of its own)
         for c in clients:
             asyncio.ensure_future(c.kick())
     await asyncio.sleep(seconds)
     elapsed = time.perf_counter() - start
     moves = sum(len(c.acked) - c.acked_before for c in clients)
+    if ended is not None:
+        await ended()
     for c in clients:
         c.stopping = True
     for task in pings:

@@ -30,6 +30,10 @@ def report(name: str, stats: Stats, elapsed: float, moves: int, usage: dict) -> 
     print(f"{name:6} {row['moves_per_s']:9.1f} moves/s ({moves} moves in {elapsed:.1f} s)  "
           f"ack p50/p95/p99 {row['ack_p50']:.1f}/{row['ack_p95']:.1f}/{row['ack_p99']:.1f} ms  "
           f"everyone p50/p95/p99 {row['all_p50']:.1f}/{row['all_p95']:.1f}/{row['all_p99']:.1f} ms")
+    if usage.get("offered"):
+        row["stored_share"] = moves / usage["offered"]
+        print(f"       offered {usage['offered']:.0f} moves (a move per think period at every table): "
+              f"{row['stored_share']:.1%} stored")
     print(f"       errors {row['errors'] or 0}, gaps {row['gaps']}, duplicates {row['duplicates']}, "
           f"unanswered {row['unanswered']}, closed by the server {row['closed']}, {row['frames']} frames of {row['bytes_per_frame']:.0f} B on average "
           f"(its {row['updates']} updates: {row['bytes_per_update']:.0f} B)"

@@ -88,25 +88,35 @@ async def bench(args, url: str, tables: list[Table], watchers: list[str], site: 
             settled = time.perf_counter()
             await settle(groups.get("workers"))
             timing["settle_s"] = time.perf_counter() - settled
+
+        async def timed(timing: dict = timing) -> None:
+            timing["wal_before"] = await asyncio.to_thread(wal_position)
             timing["done"] = measure(groups)
             if site is not None:
                 timing["trips"] = read_round_trips(site.round_trips_dir)
 
-        wal_before = await asyncio.to_thread(wal_position)
+        async def ended(timing: dict = timing) -> None:  # the timed phase's, not the sockets' closing
+            timing["usage"] = timing["done"]()
+            if site is not None:  # the processes write their counts every 0.2 s (as at the start)
+                timing["trips_after"] = read_round_trips(site.round_trips_dir)
+            timing["wal_after"] = await asyncio.to_thread(wal_position)
+
         stats, clients, elapsed, moves = await run_phase(base_ws, origin, tables, watchers, relay=relay,
                                                          seconds=args.seconds, think=args.think, seats=args.seats,
-                                                         in_step=args.in_step, connected=connected, ping=args.ping)
-        usage = timing["done"]()
+                                                         in_step=args.in_step, connected=connected, started=timed,
+                                                         ended=ended, ping=args.ping)
+        usage = timing["usage"]
+        if args.think and not args.in_step:  # every table moves once per think period (clients.run_phase)
+            usage["offered"] = len(tables) * elapsed / args.think
         usage["connect"] = {"open_s": timing["open_s"], "settle_s": timing["settle_s"]}
-        if "trips" in timing:  # the processes write their counts every 0.2 s
-            await asyncio.sleep(0.5)
-            after, before = read_round_trips(site.round_trips_dir), timing["trips"]
+        if "trips" in timing:
+            after, before = timing["trips_after"], timing["trips"]
             usage["round_trips"] = {
                 "all": after["round_trips"] - before["round_trips"], "moves": after["moves"] - before["moves"],
                 "in_moves": after["in_moves"] - before["in_moves"],
                 "move_sql": {k: n - before["move_sql"].get(k, 0) for k, n in after["move_sql"].items()}}
-        if wal_before is not None:  # bytes the database wrote (its write-ahead log) during the phase
-            usage["wal_bytes"] = await asyncio.to_thread(wal_position) - wal_before
+        if timing["wal_before"] is not None:  # bytes the database wrote (its write-ahead log) during the phase
+            usage["wal_bytes"] = timing["wal_after"] - timing["wal_before"]
         if "workers" in groups:
             usage["worker_pids"] = list(groups["workers"])
         if "rss_open" in timing:

@@ -65,6 +65,26 @@ def test_harness_runs_behind_nginx_with_each_table_routed_to_one_worker():
     assert "nginx" in game["usage"] and game["usage"]["nginx"]["cpu"] >= 0
 
 
+def test_human_pace_counts_the_offered_moves_from_when_every_table_has_started(monkeypatch, capsys):
+    """With --think each table starts at its own moment in the first think period, and the timed phase
+    starts after it: the run prints the moves offered (a move per think period at every table) and the
+    share stored. Every client is on 127.0.0.1, so the per-address cap on logged-in sockets is lifted for
+    the bench's server (set to 2 here: without that, all but two of its sockets would be closed)."""
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+        pytest.skip("the server process needs a file-based SQLite test database (config/environment.py)")
+    monkeypatch.setenv("SOCKET_MAX_OPEN_PER_ADDRESS_LOGGED_IN", "2")
+    assert live.main(["--tables", "2", "--seats", "2", "--spectators", "2", "--think", "0.25", "--seconds", "2",
+                      "--workers", "1", "--no-relay"]) == 0
+    result = live.main.result
+    (game,) = result["phases"]
+    assert result["problems"] == [] and game["closed"] == 0
+    offered = game["offered"]
+    assert 2 * 2 / 0.25 * 0.95 < offered < 2 * 2.5 / 0.25  # two tables, a move every 0.25 s, about 2 s
+    assert game["stored_share"] == pytest.approx(game["moves"] / offered)
+    assert 0.5 < game["stored_share"] <= 1.0
+    assert f"offered {offered:.0f} moves" in capsys.readouterr().out
+
+
 class ClosingSocket:
     """A websocket whose server closes it after one state message."""
 

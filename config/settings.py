@@ -117,7 +117,7 @@ if _POOL and _POOL["max_size"] < LIVE_DB_THREADS:
 # Connections per process of the live moves' own pool (psycopg's async pool, on the event loop): on
 # PostgreSQL an ordinary move is stored in one statement through it (games/services/move_sql.py); 0 sends
 # every move through the ORM path on the database threads above.
-LIVE_MOVE_SQL_CONNECTIONS = whole_number("LIVE_MOVE_SQL_CONNECTIONS", 4, minimum=0)
+LIVE_MOVE_SQL_CONNECTIONS = whole_number("LIVE_MOVE_SQL_CONNECTIONS", 8, minimum=0)
 CHANNEL_LAYERS = channel_layers_from_env()
 # Caches: Redis, shared by every worker process and machine, when REDIS_URL is set; else this process's
 # memory. Leaderboard and bracket pages are cached per event and scores version (tournament/scores_version.py,

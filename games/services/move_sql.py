@@ -52,12 +52,14 @@ from games.models import LiveGame, LiveMove
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_CONNECTIONS = 4  # per worker process (setting LIVE_MOVE_SQL_CONNECTIONS; 0 turns the path off)
-WAIT_FOR_CONNECTION = 0.5  # seconds; then the move takes the ORM path (the pool is busy or the database away)
+DEFAULT_CONNECTIONS = 8  # per worker process (setting LIVE_MOVE_SQL_CONNECTIONS; 0 turns the path off)
+WAIT_FOR_CONNECTION = 0.5  # seconds; then, if the pool has no connection open, the database is away
+WAIT_WHEN_BUSY = 10.0  # seconds more for a connection when every one is open and in use (a loaded worker)
 REST_AFTER_ERROR = 1.0  # seconds without this path after a connection failed (the ORM path answers meanwhile)
 
 # What happened to the moves offered here, per process (bench/live prints them): "stored", "not_taken"
-# (zero rows: the row moved on), "doubled_id", "error", "resting".
+# (zero rows: the row moved on), "doubled_id", "error", "resting"; and "waited" (stored after every
+# connection had been in use for WAIT_FOR_CONNECTION: the worker is loaded, not the database away).
 counts: collections.Counter = collections.Counter()
 _resting_until = [0.0]
 
@@ -166,10 +168,22 @@ async def store(row: OrdinaryMove) -> Stored | None:
         pool = await _pool()
         sql, names = statement()
         values = parameters(row)
-        async with pool.connection(timeout=WAIT_FOR_CONNECTION) as conn:
+        try:
+            conn = await pool.getconn(timeout=WAIT_FOR_CONNECTION)
+        except PoolTimeout:
+            # Every connection open and in use: the worker is loaded (its event loop runs late, so each
+            # statement holds its connection longer), not the database away. The move waits its turn
+            # here: the ORM path would cost the loaded worker several times the CPU (a cascade).
+            if not _all_busy(pool):
+                raise
+            counts["waited"] += 1
+            conn = await pool.getconn(timeout=WAIT_WHEN_BUSY)
+        try:
             cursor = psycopg.AsyncRawCursor(conn)
             await cursor.execute(sql, [values[name] for name in names], prepare=True)
             answer = await cursor.fetchone()
+        finally:
+            await pool.putconn(conn)
     except psycopg.errors.UniqueViolation:  # the seat's client move id is used: the ORM path says how
         counts["doubled_id"] += 1
         return None
@@ -185,6 +199,13 @@ async def store(row: OrdinaryMove) -> Stored | None:
         return None
     counts["stored" if answer is not None else "not_taken"] += 1
     return None if answer is None else Stored(first_own_move=not answer[0])
+
+
+def _all_busy(pool) -> bool:
+    """Whether the pool has connections open and none of them free (as opposed to none open: the
+    database cannot be reached)."""
+    stats = pool.get_stats()
+    return stats.get("pool_size", 0) > 0 and stats.get("pool_available", 0) == 0
 
 
 # ---- the pool: one per event loop (a worker has one) ----------------------------------------------------

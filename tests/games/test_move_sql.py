@@ -90,16 +90,16 @@ async def test_an_ordinary_move_is_one_round_trip_stored_as_the_orm_stores_it():
     _, live_id, users = await table()
     heard = []
 
-    def first(sender, live_game, seat, **kwargs):
-        heard.append((live_game.pk, seat))
+    def first(sender, moves, **kwargs):
+        heard.extend((live_game.pk, seat) for live_game, seat in moves)
 
-    first_moves.first_own_move.connect(first, dispatch_uid="test-move-sql-first")
+    first_moves.first_own_moves.connect(first, dispatch_uid="test-move-sql-first")
     try:
         stored = move_sql.counts["stored"]
         version = await until_every_seat_moved(live_id, users)
         await first_moves.settled()
     finally:
-        first_moves.first_own_move.disconnect(dispatch_uid="test-move-sql-first")
+        first_moves.first_own_moves.disconnect(dispatch_uid="test-move-sql-first")
     # each seat's first own move is announced once, after its one statement
     assert sorted(heard) == [(live_id, seat) for seat in range(len(users))]
     assert move_sql.counts["stored"] - stored == version - 1
@@ -135,8 +135,8 @@ async def test_the_statement_sets_the_seats_bit_and_says_whether_it_was_the_firs
 
     monkeypatch.setattr(move_sql, "store", answered)
     heard = []
-    first_moves.first_own_move.connect(lambda sender, live_game, seat, **kw: heard.append(seat), weak=False,
-                                       dispatch_uid="test-move-sql-bit")
+    first_moves.first_own_moves.connect(lambda sender, moves, **kw: heard.extend(seat for _, seat in moves),
+                                        weak=False, dispatch_uid="test-move-sql-bit")
     try:
         trips, version, _, _ = await move(live_id, users, 1)
         assert trips == 1, "the first own move is stored and marked in its one statement: no lookup"
@@ -158,7 +158,7 @@ async def test_the_statement_sets_the_seats_bit_and_says_whether_it_was_the_firs
             _, version, _, _ = await move(live_id, users, version)
         await first_moves.settled()
     finally:
-        first_moves.first_own_move.disconnect(dispatch_uid="test-move-sql-bit")
+        first_moves.first_own_moves.disconnect(dispatch_uid="test-move-sql-bit")
     assert answers and not any(a.first_own_move for _, a in answers)
     assert sorted(heard) == list(range(len(users)))
 
@@ -221,3 +221,27 @@ async def test_a_paused_game_and_a_disqualified_player_are_refused():
         await play_move(live_id, users[user_id], version, action)
     assert refused.value.code == FORBIDDEN
     assert move_sql.counts["not_taken"] == not_taken + 1
+
+
+async def test_a_move_waits_for_a_busy_pool_instead_of_taking_the_orm_path(settings):
+    """Every connection in use for longer than WAIT_FOR_CONNECTION (a loaded worker): the move waits for
+    one and is still stored in one statement. Only a pool with no connection open (the database away)
+    sends moves to the ORM path, which would cost a loaded worker several times the CPU."""
+    import asyncio
+
+    settings.LIVE_MOVE_SQL_CONNECTIONS = 1
+    _, live_id, users = await table()
+    version = await until_every_seat_moved(live_id, users)
+    pool = await move_sql._pool()
+    await pool.wait()
+    held = await pool.getconn()  # the pool's only connection, busy for longer than the wait
+    loop = asyncio.get_running_loop()
+    loop.call_later(move_sql.WAIT_FOR_CONNECTION + 0.3, lambda: asyncio.ensure_future(pool.putconn(held)))
+    before = dict(move_sql.counts)
+    started = loop.time()
+    trips, new, _, _ = await move(live_id, users, version)
+    assert new == version + 1 and trips == 1  # the one statement, after the wait
+    assert loop.time() - started >= move_sql.WAIT_FOR_CONNECTION + 0.2
+    assert move_sql.counts["waited"] == before.get("waited", 0) + 1
+    assert move_sql.counts["stored"] == before.get("stored", 0) + 1
+    assert move_sql.counts["error"] == before.get("error", 0) and move_sql.counts["resting"] == before.get("resting", 0)

@@ -45,16 +45,19 @@ move on) atomically with the move that ended it. A receiver may replace `live.ga
 the same tournament game (the table's snapshot then shows the game as the tournament now has it).
 """
 
-first_own_move = Signal()
-"""A seat's first move made by its player themselves (not the turn timer or a takeover bot) in a live game.
+first_own_moves = Signal()
+"""Seats' first moves made by their players themselves (not the turn timer or a takeover bot) in live games.
 
-Arguments: `live_game` (the `LiveGame`, its tournament `game` loaded) and `seat` (the game seat). Sent by
-`games.services.first_moves` after the move has committed, once per seat and game (the game row's
+Argument: `moves`, a list of (`LiveGame`, its tournament `game` loaded; game seat), each seat once. Sent by
+`games.services.first_moves` after the moves have committed, once per seat and game (the game row's
 `seats_moved` says which move was the first; a seat given to another player is announced again at their
 first own move): the game row's lock is not held for it, a refused (rolled back) move announces nothing,
-and a one-statement move is acknowledged and broadcast before it is sent. Sent with `send_robust`: a
-receiver that raises is logged. The tournament's participation rule counts a player's own moves, so the
-first one can turn a "no-show" into a player who took part before any hand is scored.
+and a one-statement move is acknowledged and broadcast before it is sent. The one-statement moves' seats
+are announced in batches (every first move stored while the previous batch was being announced: when
+500 tables start at once, a receiver does its work once per batch, not once per seat); a move through the
+ORM path announces its seat alone. Sent with `send_robust`: a receiver that raises is logged. The
+tournament's participation rule counts a player's own moves, so the first one can turn a "no-show" into a
+player who took part before any hand is scored.
 """
 
 sweep = Signal()

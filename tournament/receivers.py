@@ -73,8 +73,8 @@ def connect() -> None:
     """Connect the receivers (once: the dispatch uids make a second call do nothing)."""
     signals.hand_scored.connect(hand_scored, sender=LiveGame, dispatch_uid="tournament.hand_scored")
     signals.game_finished.connect(game_finished, sender=LiveGame, dispatch_uid="tournament.game_finished")
-    signals.first_own_move.connect(participation.on_first_own_move, sender=LiveGame,
-                                   dispatch_uid="tournament.first_own_move")
+    signals.first_own_moves.connect(participation.on_first_own_moves, sender=LiveGame,
+                                    dispatch_uid="tournament.first_own_moves")
     post_save.connect(event_saved, sender=Event, dispatch_uid="tournament.event_saved")
     post_save.connect(player_saved, sender=Player, dispatch_uid="tournament.player_saved")
     signals.sweep.connect(sweep, sender=LiveGame, dispatch_uid="tournament.sweep")

@@ -2,7 +2,7 @@
 
 Whether a student took part in a tournament round is decided by their own moves (the tournament's
 participation rule), so the first one at a table can turn a "no-show" into a player who took part before
-any hand is scored. The tournament listens to ``games.signals.first_own_move`` (``games`` never imports
+any hand is scored. The tournament listens to ``games.signals.first_own_moves`` (``games`` never imports
 ``tournament``).
 
 The fact lives on the game's row, ``LiveGame.seats_moved`` (``LiveGame.seat_bit``), written by whatever
@@ -10,7 +10,10 @@ stores the move: the ORM path sets the bit on the locked row (``mark``) and the 
 its UPDATE and returns the bit as it was (``games.services.move_sql``). The database therefore decides which
 move is a seat's first, once per seat and game in every process, and no move looks anything up for it. The
 signal is sent after the commit: on the ORM path in the move's ``on_commit``, on the one-statement path from
-a database thread once the move is stored and broadcast (``announce_soon``), off the move's way.
+a database thread once the move is stored and broadcast (``announce_soon``), off the move's way. There the
+seats are announced in batches: a batch takes every seat stored within ``GATHER_SECONDS`` of its first
+and while the batch before it was being announced, with their games read in one query. When a round's 500 tables
+start at once (2,000 first moves within seconds), the receivers work once per batch, not once per seat.
 """
 
 from __future__ import annotations
@@ -19,17 +22,21 @@ import asyncio
 import concurrent.futures
 import logging
 import threading
+import time
 
 from django.db import transaction
 
 from games import db_threads
 from games.models import LiveGame
-from games.signals import first_own_move
+from games.signals import first_own_moves
 
 logger = logging.getLogger(__name__)
 
-_lock = threading.Lock()
+GATHER_SECONDS = 0.25  # a batch takes what was stored until this long after its first seat
+_lock = threading.RLock()  # reentrant: a done callback may run at once, in the thread that holds it
 _pending: set[concurrent.futures.Future] = set()  # announcements under way (`announce_soon`)
+_queued: list[tuple[int, int]] = []  # (live game id, seat) stored since the announcement under way started
+_running: list[concurrent.futures.Future] = []  # the announcement under way (at most one)
 
 
 def mark(live: LiveGame, seat: int) -> bool:
@@ -39,7 +46,7 @@ def mark(live: LiveGame, seat: int) -> bool:
     if live.seats_moved & LiveGame.seat_bit(seat):
         return False
     live.seats_moved |= LiveGame.seat_bit(seat)
-    transaction.on_commit(lambda: announce(live, seat))
+    transaction.on_commit(lambda: announce([(live, seat)]))
     return True
 
 
@@ -49,43 +56,83 @@ def forget(live: LiveGame, seat: int) -> None:
     live.seats_moved &= ~LiveGame.seat_bit(seat)
 
 
-def announce(live: LiveGame, seat: int) -> None:
-    """Send ``first_own_move`` for ``seat`` of ``live`` (its tournament game loaded); a receiver that fails
-    is logged, the move stays stored."""
-    for receiver, error in first_own_move.send_robust(sender=LiveGame, live_game=live, seat=seat):
+def announce(moves: list[tuple[LiveGame, int]]) -> None:
+    """Send ``first_own_moves`` for ``moves`` ((live game, its tournament game loaded; seat) each); a
+    receiver that fails is logged, the moves stay stored."""
+    for receiver, error in first_own_moves.send_robust(sender=LiveGame, moves=moves):
         if isinstance(error, Exception):
-            logger.error("first own move at game %s, seat %s: %s failed", live.pk, seat, receiver, exc_info=error)
+            logger.error("first own moves %s: %s failed", [(live.pk, seat) for live, seat in moves], receiver,
+                         exc_info=error)
 
 
-def _announce_by_id(live_id: int, seat: int) -> None:
-    live = LiveGame.objects.for_play().filter(pk=live_id).first()
-    if live is not None:
-        announce(live, seat)
+def _announce_by_id(batch: list[tuple[int, int]]) -> None:
+    games = LiveGame.objects.for_play().in_bulk({live_id for live_id, _ in batch})
+    moves = [(games[live_id], seat) for live_id, seat in dict.fromkeys(batch) if live_id in games]
+    if moves:
+        announce(moves)
 
 
 def announce_soon(live_id: int, seat: int) -> None:
     """For a move already committed and broadcast (the one-statement move): announce the seat on a
     database thread that neither the move's acknowledgement nor the event loop waits for
-    (`db_threads.in_background`); a failure is logged."""
-    future = db_threads.in_background(_announce_by_id, live_id, seat)
+    (`db_threads.in_background`), with every other seat stored before that thread takes the batch; a
+    failure is logged."""
     with _lock:
-        _pending.add(future)
-    future.add_done_callback(lambda done: _finished(done, live_id, seat))
+        _queued.append((live_id, seat))
+        if not _running:
+            _start_locked()
 
 
-def _finished(future: concurrent.futures.Future, live_id: int, seat: int) -> None:
+def _start_locked() -> None:
+    """Start announcing what is queued (with `_lock` held, nothing under way)."""
+    future = db_threads.in_background(_announce_queued)
+    _running.append(future)
+    _pending.add(future)
+    future.add_done_callback(_finished)
+
+
+def _announce_queued() -> list[tuple[int, int]]:
+    time.sleep(GATHER_SECONDS)  # this thread is the announcements' own (nothing else waits for it)
+    with _lock:
+        batch = list(_queued)
+        _queued.clear()
+    try:
+        _announce_by_id(batch)
+    except Exception as error:  # the moves are stored; only their announcement is lost
+        raise NotAnnounced(batch) from error
+    return batch
+
+
+class NotAnnounced(Exception):
+    """The announcement of `args[0]` ((live game id, seat) each) failed."""
+
+
+def _finished(future: concurrent.futures.Future) -> None:
     with _lock:
         _pending.discard(future)
+        _running.clear()
+        if _queued:
+            _start_locked()
     error = future.exception()
-    if error is not None:  # the move is stored; only the announcement is lost
-        logger.error("first own move at live game %s, seat %s not announced", live_id, seat, exc_info=error)
+    if error is not None:  # the moves are stored; only the announcement is lost
+        logger.error("first own moves %s not announced", getattr(error, "args", ("?",))[0], exc_info=error)
 
 
 def wait(timeout: float | None = None) -> None:
-    """Wait for the announcements under way (tests, a worker shutting down)."""
-    with _lock:
-        pending = list(_pending)
-    concurrent.futures.wait(pending, timeout)
+    """Wait for the announcements under way and queued (tests, a worker shutting down)."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        with _lock:
+            pending = list(_pending)
+            queued = bool(_queued)
+        if not pending and not queued:
+            return
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            return
+        if pending:
+            concurrent.futures.wait(pending, left)
+        time.sleep(0.001)  # a finished one's callback starts the next batch
 
 
 async def settled() -> None:

@@ -1,4 +1,4 @@
-"""`first_own_move`: sent once per seat and game, for the player's own moves only, after the commit; the
+"""`first_own_moves`: sent once per seat and game, for the player's own moves only, after the commit; the
 game row's `seats_moved` decides which move is a seat's first, whichever process stores it."""
 
 from datetime import timedelta
@@ -23,12 +23,12 @@ pytestmark = pytest.mark.django_db
 def heard():
     seen = []
 
-    def receiver(sender, live_game, seat, **kwargs):
-        seen.append((live_game.pk, seat))
+    def receiver(sender, moves, **kwargs):
+        seen.extend((live_game.pk, seat) for live_game, seat in moves)
 
-    first_moves.first_own_move.connect(receiver, dispatch_uid="test-first-moves")
+    first_moves.first_own_moves.connect(receiver, dispatch_uid="test-first-moves")
     yield seen
-    first_moves.first_own_move.disconnect(dispatch_uid="test-first-moves")
+    first_moves.first_own_moves.disconnect(dispatch_uid="test-first-moves")
 
 
 def on_turn(live_id):
@@ -138,3 +138,40 @@ def test_a_seat_given_to_another_without_a_notice_clears_only_its_bit(heard, dja
     after = LiveGame.objects.get(pk=live.pk)
     assert after.seats_moved == 1 << (1 - seat) and after.seats_version > before.seats_version
     assert after.version == before.version
+
+
+@pytest.mark.django_db(transaction=True)
+def test_first_moves_stored_meanwhile_are_announced_in_one_batch_once_per_event(monkeypatch):
+    """The one-statement path announces on a background thread, one batch at a time: the seats stored while
+    a batch is being announced go together in the next (their games read in one query), and the
+    tournament records one scores change per event and batch, not one per seat (a round's 500 tables
+    start at once)."""
+    import threading
+    import time
+
+    from tournament.services import participation
+
+    tgame, _users = make_tournament_game(4)
+    live = live_game_for(tgame, seed=5)
+    batches, gate = [], threading.Event()
+
+    def receiver(sender, moves, **kwargs):
+        batches.append([(game.pk, seat, game.game_id) for game, seat in moves])
+        gate.wait(5)
+
+    notices = []
+    monkeypatch.setattr(participation, "notify_event_scores_changed", notices.append)
+    first_moves.first_own_moves.connect(receiver, dispatch_uid="test-first-moves-batch")
+    try:
+        first_moves.announce_soon(live.pk, 0)
+        deadline = time.monotonic() + 5
+        while not batches and time.monotonic() < deadline:
+            time.sleep(0.01)
+        for seat in (1, 2, 3):  # stored while the first batch is being announced
+            first_moves.announce_soon(live.pk, seat)
+        gate.set()
+        first_moves.wait(10)
+    finally:
+        first_moves.first_own_moves.disconnect(dispatch_uid="test-first-moves-batch")
+    assert batches == [[(live.pk, 0, tgame.pk)], [(live.pk, s, tgame.pk) for s in (1, 2, 3)]]
+    assert notices == [tgame.table.round.event_id] * 2

@@ -21,10 +21,11 @@ order of ``Game.seat_order`` (game seat ``i`` is table seat ``seat_order[i]``); 
 seat of the table in seat order, and tables are seated with numbers 0, 1, 2... so game seat ``i`` is table
 seat ``i``.
 
-A student's first own move at a table moves the event's scores version (``on_first_own_move``), as a
+A student's first own move at a table moves the event's scores version (``on_first_own_moves``), as a
 scored hand does: cached leaderboards mark participation as of their version, and without it a student
 who has started playing would stay marked "no-show" until the hand ends (or the organizer ends the game
-or round). It costs one version per seat and game, next to one per hand scored; later moves cost nothing
+or round). It costs at most one version per seat and game (first moves stored together are announced in
+one batch, one version per event), next to one per hand scored; later moves cost nothing
 (``games.services.first_moves``).
 
 Everything here is set-based SQL (``took_part``), evaluated by the database for all players at once:
@@ -178,13 +179,13 @@ def round_participation(round_: Round) -> RoundParticipation:
     return RoundParticipation(played, no_shows)
 
 
-def on_first_own_move(sender, live_game, seat: int, **kwargs) -> None:
-    """A student's first own move at a tournament table (sent after the move committed): the event's
-    leaderboards are rebuilt, its participation may have changed, and its live leaderboards are told."""
-    if live_game.game_id is None:
+def on_first_own_moves(sender, moves, **kwargs) -> None:
+    """Students' first own moves at tournament tables (sent after the moves committed, in batches): the
+    leaderboards of their events are rebuilt, their participation may have changed, and their live
+    leaderboards are told; once per event and batch."""
+    tables = {live.game.table_id for live, _seat in moves if live.game_id is not None}
+    if not tables:
         return
-    event_id = (Table.objects.filter(pk=live_game.game.table_id).values_list("round__event_id", flat=True)
-                .first())
-    if event_id is not None:
+    events = Table.objects.filter(pk__in=tables).values_list("round__event_id", flat=True).distinct()
+    for event_id in sorted(set(events)):
         notify_event_scores_changed(event_id)
-

@@ -175,3 +175,57 @@ async def test_the_check_goes_on_past_a_socket_whose_client_has_gone(live_settin
     assert await missed_changes.check_once(tables) == len(sockets) + 1
     for s in sockets:
         assert (await s.receive_until(lambda m: m["type"] == "update"))["version"] == version + 1
+
+
+@pytest.mark.django_db
+def test_the_stored_versions_are_read_in_one_query_whose_text_does_not_grow_with_the_tables():
+    """Twice a second a worker reads the stored version of every table it holds sockets at: the rows as the
+    ORM reads them, in one query; on PostgreSQL its text is the same for 1 table or 3 (one array
+    parameter: psycopg rewrites a long `IN (%s, ...)` afresh on every call)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import LiveGame
+    from tests.games.factories import make_tournament_game
+    from tournament.services.live_tables import live_game_for
+
+    lives = [live_game_for(make_tournament_game(2)[0], seed=n) for n in range(3)]
+    ids = [live.pk for live in lives]
+    expected = {pk: (version, saved) for pk, version, saved
+                in LiveGame.objects.filter(pk__in=ids).values_list("pk", "version", "updated_at")}
+    with CaptureQueriesContext(connection) as queries:
+        assert missed_changes.stored_versions(ids) == expected
+        assert missed_changes.stored_versions(ids[:1]) == {ids[0]: expected[ids[0]]}
+        assert missed_changes.stored_versions(ids + [ids[-1] + 1000]) == expected  # a table gone since
+    assert len(queries) == 3
+    if connection.vendor == "postgresql":
+        assert all("= ANY(" in q["sql"] and " IN (" not in q["sql"] for q in queries.captured_queries)
+
+
+def test_a_worker_running_late_waits_longer_before_calling_a_broadcast_missed():
+    """A loaded worker handles the broadcasts queued for its sockets late: the check allows for how late
+    its own wake-up was, so it does not load from the database what is already on its way."""
+    from datetime import timedelta
+
+    assert missed_changes.grace(0.0) == missed_changes.GRACE
+    assert missed_changes.grace(-0.01) == missed_changes.GRACE  # woke early: no margin taken off
+    assert missed_changes.grace(0.2) == missed_changes.GRACE + timedelta(seconds=0.2 * missed_changes.LATE_FACTOR)
+
+
+async def test_the_check_passes_its_lateness_on(live_settings, monkeypatch):
+    """`check_forever` measures how late each of its wake-ups is and gives the check the largest of the
+    last few."""
+    live_settings.LIVE_MISSED_CHANGE_SECONDS = 0.05
+    seen = []
+
+    async def check(tables, late=0.0):
+        seen.append(late)
+        if len(seen) == 2:  # the loop is busy while the check sleeps: its next wake-up comes late
+            asyncio.get_running_loop().call_later(0.01, time.sleep, 0.3)
+        if len(seen) >= 4:
+            raise asyncio.CancelledError
+
+    monkeypatch.setattr(missed_changes, "check_once", check)
+    with pytest.raises(asyncio.CancelledError):
+        await missed_changes.check_forever({})
+    assert seen[0] < 0.05 and seen[2] >= 0.2 and seen[3] >= 0.2  # remembered over the next checks

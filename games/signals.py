@@ -53,9 +53,9 @@ Argument: `moves`, a list of (`LiveGame`, its tournament `game` loaded; game sea
 `seats_moved` says which move was the first; a seat given to another player is announced again at their
 first own move): the game row's lock is not held for it, a refused (rolled back) move announces nothing,
 and a one-statement move is acknowledged and broadcast before it is sent. The one-statement moves' seats
-are announced in batches (every first move stored while the previous batch was being announced: when
-500 tables start at once, a receiver does its work once per batch, not once per seat); a move through the
-ORM path announces its seat alone. Sent with `send_robust`: a receiver that raises is logged. The
+are announced in batches (every first move stored within a quarter of a second of the batch's first and
+while the previous batch was being announced: when 500 tables start at once, a receiver does its work once
+per batch, not once per seat); a move through the ORM path announces its seat alone. Sent with `send_robust`: a receiver that raises is logged. The
 tournament's participation rule counts a player's own moves, so the first one can turn a "no-show" into a
 player who took part before any hand is scored.
 """

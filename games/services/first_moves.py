@@ -34,7 +34,6 @@ logger = logging.getLogger(__name__)
 
 GATHER_SECONDS = 0.25  # a batch takes what was stored until this long after its first seat
 _lock = threading.RLock()  # reentrant: a done callback may run at once, in the thread that holds it
-_pending: set[concurrent.futures.Future] = set()  # announcements under way (`announce_soon`)
 _queued: list[tuple[int, int]] = []  # (live game id, seat) stored since the announcement under way started
 _running: list[concurrent.futures.Future] = []  # the announcement under way (at most one)
 
@@ -87,35 +86,25 @@ def _start_locked() -> None:
     """Start announcing what is queued (with `_lock` held, nothing under way)."""
     future = db_threads.in_background(_announce_queued)
     _running.append(future)
-    _pending.add(future)
     future.add_done_callback(_finished)
 
 
-def _announce_queued() -> list[tuple[int, int]]:
+def _announce_queued() -> None:
     time.sleep(GATHER_SECONDS)  # this thread is the announcements' own (nothing else waits for it)
     with _lock:
         batch = list(_queued)
         _queued.clear()
     try:
         _announce_by_id(batch)
-    except Exception as error:  # the moves are stored; only their announcement is lost
-        raise NotAnnounced(batch) from error
-    return batch
+    except Exception:  # noqa: BLE001 - the moves are stored; only their announcement is lost
+        logger.exception("first own moves %s not announced", batch)
 
 
-class NotAnnounced(Exception):
-    """The announcement of `args[0]` ((live game id, seat) each) failed."""
-
-
-def _finished(future: concurrent.futures.Future) -> None:
+def _finished(_future: concurrent.futures.Future) -> None:
     with _lock:
-        _pending.discard(future)
         _running.clear()
         if _queued:
             _start_locked()
-    error = future.exception()
-    if error is not None:  # the moves are stored; only the announcement is lost
-        logger.error("first own moves %s not announced", getattr(error, "args", ("?",))[0], exc_info=error)
 
 
 def wait(timeout: float | None = None) -> None:
@@ -123,7 +112,7 @@ def wait(timeout: float | None = None) -> None:
     deadline = None if timeout is None else time.monotonic() + timeout
     while True:
         with _lock:
-            pending = list(_pending)
+            pending = list(_running)
             queued = bool(_queued)
         if not pending and not queued:
             return

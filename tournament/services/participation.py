@@ -187,5 +187,5 @@ def on_first_own_moves(sender, moves, **kwargs) -> None:
     if not tables:
         return
     events = Table.objects.filter(pk__in=tables).values_list("round__event_id", flat=True).distinct()
-    for event_id in sorted(set(events)):
+    for event_id in sorted(events):
         notify_event_scores_changed(event_id)

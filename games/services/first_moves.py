@@ -26,6 +26,7 @@ import time
 
 from django.db import transaction
 
+from config.group_notices import through_loop
 from games import db_threads
 from games.models import LiveGame
 from games.signals import first_own_moves
@@ -35,6 +36,7 @@ logger = logging.getLogger(__name__)
 GATHER_SECONDS = 0.25  # a batch takes what was stored until this long after its first seat
 _lock = threading.RLock()  # reentrant: a done callback may run at once, in the thread that holds it
 _queued: list[tuple[int, int]] = []  # (live game id, seat) stored since the announcement under way started
+_loop: list[asyncio.AbstractEventLoop] = []  # the event loop of the newest seat queued: notices go through it
 _running: list[concurrent.futures.Future] = []  # the announcement under way (at most one)
 
 
@@ -75,9 +77,15 @@ def announce_soon(live_id: int, seat: int) -> None:
     """For a move already committed and broadcast (the one-statement move): announce the seat on a
     database thread that neither the move's acknowledgement nor the event loop waits for
     (`db_threads.in_background`), with every other seat stored before that thread takes the batch; a
-    failure is logged."""
+    failure is logged. Called on an event loop: the receivers' notices to pages are sent through it
+    (`config.group_notices.through_loop`), not from loops of their own."""
+    try:
+        loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+    except RuntimeError:  # called from plain code (a test): the notices start loops of their own
+        loop = None
     with _lock:
         _queued.append((live_id, seat))
+        _loop[:] = [loop] if loop is not None else []
         if not _running:
             _start_locked()
 
@@ -94,8 +102,10 @@ def _announce_queued() -> None:
     with _lock:
         batch = list(_queued)
         _queued.clear()
+        loop = _loop[0] if _loop else None
     try:
-        _announce_by_id(batch)
+        with through_loop(loop):
+            _announce_by_id(batch)
     except Exception:  # noqa: BLE001 - the moves are stored; only their announcement is lost
         logger.exception("first own moves %s not announced", batch)
 

@@ -175,3 +175,37 @@ def test_first_moves_stored_meanwhile_are_announced_in_one_batch_once_per_event(
         first_moves.first_own_moves.disconnect(dispatch_uid="test-first-moves-batch")
     assert batches == [[(live.pk, 0, tgame.pk)], [(live.pk, s, tgame.pk) for s in (1, 2, 3)]]
     assert notices == [tgame.table.round.event_id] * 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batchs_notices_to_pages_go_through_the_event_loop_of_its_moves(monkeypatch):
+    """The tournament's receivers tell the event's pages (scores changed) from the background thread; those
+    notices are handed to the worker's event loop that stored the moves, not sent from an event loop
+    started for each (a loaded worker spent a quarter of its time on those at a round's start)."""
+    import asyncio
+
+    from channels.layers import InMemoryChannelLayer
+
+    from config import group_notices
+    from tournament.page_notices import SCORES_CHANGED, event_group_name
+
+    tgame, _users = make_tournament_game(4)
+    live = live_game_for(tgame, seed=5)
+    event_id = tgame.table.round.event_id
+    layer = InMemoryChannelLayer()
+    monkeypatch.setattr(group_notices, "get_channel_layer", lambda: layer)
+
+    def no_loop_of_its_own(*args, **kwargs):
+        raise AssertionError("a notice started an event loop of its own")
+
+    monkeypatch.setattr(group_notices, "async_to_sync", no_loop_of_its_own)
+
+    async def scenario() -> list[dict]:
+        channel = await layer.new_channel()
+        await layer.group_add(event_group_name(event_id), channel)
+        first_moves.announce_soon(live.pk, 0)  # on this loop, as the one-statement move calls it
+        await first_moves.settled()
+        return [await asyncio.wait_for(layer.receive(channel), 2)]
+
+    got = asyncio.run(scenario())
+    assert got == [{"type": SCORES_CHANGED, "event": event_id}]

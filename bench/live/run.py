@@ -94,9 +94,11 @@ async def bench(args, url: str, tables: list[Table], watchers: list[str], site: 
             timing["done"] = measure(groups)
             if site is not None:
                 timing["trips"] = read_round_trips(site.round_trips_dir)
+            timing["wall_start"] = time.time()
 
         async def ended(timing: dict = timing) -> None:  # the timed phase's, not the sockets' closing
             timing["usage"] = timing["done"]()
+            timing["wall_end"] = time.time()
             if site is not None:  # the processes write their counts every 0.2 s (as at the start)
                 timing["trips_after"] = read_round_trips(site.round_trips_dir)
             timing["wal_after"] = await asyncio.to_thread(wal_position)
@@ -115,6 +117,10 @@ async def bench(args, url: str, tables: list[Table], watchers: list[str], site: 
                 "all": after["round_trips"] - before["round_trips"], "moves": after["moves"] - before["moves"],
                 "in_moves": after["in_moves"] - before["in_moves"],
                 "move_sql": {k: n - before["move_sql"].get(k, 0) for k, n in after["move_sql"].items()}}
+            pauses = [took for at, took in after["gc"]["pauses"] if timing["wall_start"] <= at <= timing["wall_end"]]
+            usage["gc"] = {"seconds": after["gc"]["seconds"] - before["gc"]["seconds"],
+                           "collections": after["gc"]["collections"] - before["gc"]["collections"],
+                           "longest": max(pauses, default=0.0), "over_100ms": sum(took >= 0.1 for took in pauses)}
         if timing["wal_before"] is not None:  # bytes the database wrote (its write-ahead log) during the phase
             usage["wal_bytes"] = timing["wal_after"] - timing["wal_before"]
         if "workers" in groups:

@@ -45,6 +45,8 @@ def test_harness_plays_one_small_table_end_to_end_and_its_checks_pass():
     assert relay["socket_memory"]["sockets"] == 2 and relay["socket_memory"]["rss_open_mib"] > 0
     assert game["worker_pids"] and relay["worker_pids"] and not set(game["worker_pids"]) & set(relay["worker_pids"])
     assert game["workers_waiting_for_cpu"] >= 0
+    # the server processes' garbage collections during the timed phase: their CPU time and longest pause
+    assert game["gc"]["collections"] > 0 and game["gc_ms_per_move"] > 0 and game["gc_longest_ms"] >= 0
 
 
 def test_harness_runs_behind_nginx_with_each_table_routed_to_one_worker():

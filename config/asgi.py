@@ -19,7 +19,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from access_tokens.websocket import TokenOrBrowser  # noqa: E402
-from config import gc_tuning  # noqa: E402
+from config import gc_tuning, memory_trim  # noqa: E402
 from config.socket_caps import SocketCaps  # noqa: E402
 from config.websocket_origin import SameOriginValidator  # noqa: E402
 from config.websocket_urls import token_websocket_urlpatterns, websocket_urlpatterns  # noqa: E402
@@ -36,3 +36,4 @@ application = ProtocolTypeRouter(
 )
 
 gc_tuning.tune()  # last: the application is loaded (see config/gc_tuning.py)
+memory_trim.start()  # freed memory back to the system (config/memory_trim.py)

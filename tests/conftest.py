@@ -5,8 +5,9 @@ from urllib.parse import urlparse
 import pytest
 
 # The test process imports config.asgi: keep CPython's collector there (config/gc_tuning.py freezes a
-# long-running server's heap; the tests of that set-up run it in fresh interpreters).
+# long-running server's heap; the tests of that set-up run it in fresh interpreters), ...
 os.environ.setdefault("GC_TUNING", "0")
+os.environ.setdefault("MALLOC_TRIM_SECONDS", "0")  # nor trims its heap (config/memory_trim.py)
 
 from tests.browser import CHROMIUM_ARGS, chromium_path, unavailable
 from tests.live_asgi import live_asgi_database_cleanup, live_uvicorn  # noqa: F401 (fixtures)

@@ -24,7 +24,7 @@ import time
 from config.environment import number
 
 CHECK_SECONDS = 1.0  # how often the thread looks at the process's size
-GROWN_MIB = 16.0  # a trim once the process has grown this much since the last one
+GROWN_MIB = 8.0  # a trim once the process has grown this much since the last one
 TRIM_SECONDS = 30.0  # and at least this often
 
 _started: list[threading.Thread] = []

@@ -1,80 +1,62 @@
 """Garbage collection for a long-running server process.
 
 A worker holding a thousand sockets has a large heap, and CPython's full (generation 2) collection walks
-all of it: measured at 200-600 ms of CPU per collection in a worker of the 500-table load run, a pause in
-which no socket of that worker is served, and with the collections of the younger generations a third
-of the worker's CPU. Live play makes long-lived objects all the time (each move's snapshot, views and
-frames are kept for a few seconds, `games.services.snapshots`), so full collections come every few
-seconds and each walks the whole heap again, sockets and all.
+all of it: 300-600 ms of CPU per collection in a worker of the 500-table bench, a pause in which no
+socket of that worker is served. Live play makes long-lived objects all the time (each move's snapshot,
+views and frames are kept for a few seconds, `games.services.snapshots`), so CPython started a full
+collection every few seconds, and with the younger generations' collections they took a third of the
+worker's CPU and made the tail of every move's latency.
 
-So the heap that survived a full collection is frozen (`gc.freeze()`: moved to the permanent generation,
-which collections never walk), and the next full collection walks only what was made since. Reference
-counting still frees every frozen object that stops being used; only a reference cycle among frozen objects
-that becomes garbage (a closed socket's objects, say) waits: every `THAW_SECONDS` the permanent generation
-is given back to the next full collection (`gc.unfreeze()`), which walks everything once and frees those
-cycles. Everything loaded at start (Django, the apps, the engine) is frozen before the first socket opens.
+So a worker makes no full collection of its own accord (generation 2's threshold is out of reach) and
+makes one every `FULL_SECONDS` instead, from a thread of its own. Reference counting still frees almost
+everything at once; the younger generations' collections still free the reference cycles that die young
+(most of them); a cycle that dies old waits for the next full collection. Everything loaded at start
+(Django, the apps, the engine) is moved to the permanent generation (`gc.freeze()`), so even that
+collection never walks it. Measured in the 500-table bench (docs/performance.md): the full collection
+every ten minutes pauses a worker for about half a second; between them, no collection took 100 ms.
 
 The youngest generation keeps CPython's threshold (`GEN0_THRESHOLD`, set explicitly so a measurement can
-change it in one place). The collector only finds reference cycles, which this code makes few of.
-Setting ``GC_TUNING=0`` in the environment keeps CPython's defaults; ``GC_THAW_SECONDS`` sets the interval.
+change it in one place). ``GC_TUNING=0`` keeps CPython's defaults; ``GC_FULL_SECONDS`` sets the interval.
 """
 
 from __future__ import annotations
 
 import gc
 import importlib
-import time
-from collections.abc import Callable
+import threading
 
 from config.environment import number, yes_no
 
 GEN0_THRESHOLD = 700
-THAW_SECONDS = 600.0  # the frozen heap goes back to a full collection at most this long after the last time
+NO_FULL_OF_ITS_OWN = 1_000_000_000  # generation 2's threshold: collections of generation 1 before a full one
+FULL_SECONDS = 600.0
 # Modules the first socket or request would import lazily: loaded here so they are frozen too.
 WARM_MODULES = ("games.consumers", "games.services.moves", "games.services.timers", "games.engine",
                 "tournament.views", "tournament.page_notices")
 
+_started: list[threading.Thread] = []
+
 
 def tune() -> bool:
-    """Freeze the loaded heap, set the collection threshold and freeze each full collection's survivors;
-    False when turned off."""
+    """Freeze the loaded heap, set the thresholds and start the full collections' thread; False when off."""
     if not yes_no("GC_TUNING", True):
         return False
     for name in WARM_MODULES:
         importlib.import_module(name)
     gc.collect()
     gc.freeze()
-    _, gen1, gen2 = gc.get_threshold()
-    gc.set_threshold(GEN0_THRESHOLD, gen1, gen2)
-    install(SurvivorFreezer(number("GC_THAW_SECONDS", THAW_SECONDS, minimum=1.0)))
+    _, gen1, _ = gc.get_threshold()
+    gc.set_threshold(GEN0_THRESHOLD, gen1, NO_FULL_OF_ITS_OWN)
+    every = number("GC_FULL_SECONDS", FULL_SECONDS, minimum=1.0)
+    if not _started:
+        thread = threading.Thread(target=collect_every, args=(every,), daemon=True, name="full-collections")
+        _started.append(thread)
+        thread.start()
     return True
 
 
-class SurvivorFreezer:
-    """A `gc.callbacks` entry: after each full collection, freeze what survived it; before the first full
-    collection `thaw_seconds` after the last thaw, unfreeze, so that collection walks (and frees the cycles
-    of) everything; not while nothing was frozen since the start (`keep`)."""
-
-    def __init__(self, thaw_seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.thaw_seconds = thaw_seconds
-        self.clock = clock
-        self.thawed_at = clock()
-        self.keep = gc.get_freeze_count()  # frozen at start (they live as long as the process)
-        self.thaws = 0
-
-    def __call__(self, phase: str, info: dict) -> None:
-        if info.get("generation") != 2:
-            return
-        if phase == "start":
-            if self.clock() - self.thawed_at >= self.thaw_seconds and gc.get_freeze_count() > self.keep:
-                self.thawed_at = self.clock()
-                self.thaws += 1
-                gc.unfreeze()  # into the oldest generation: this collection walks it
-        elif phase == "stop":
-            gc.freeze()
-
-
-def install(freezer: SurvivorFreezer) -> None:
-    """Put `freezer` in `gc.callbacks` (once: a freezer already there is replaced)."""
-    gc.callbacks[:] = [c for c in gc.callbacks if not isinstance(c, SurvivorFreezer)]
-    gc.callbacks.append(freezer)
+def collect_every(seconds: float, stop: threading.Event | None = None) -> None:
+    """A full collection every `seconds` until `stop` is set (the thread `tune` starts never stops)."""
+    stop = stop or threading.Event()
+    while not stop.wait(seconds):
+        gc.collect()

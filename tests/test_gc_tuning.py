@@ -33,6 +33,7 @@ def test_gc_tuning_off_keeps_cpythons_defaults():
     assert threshold[0] == 700  # CPython's default
 
 
+
 class Node:
     """A tracked object that can sit in a reference cycle."""
 
@@ -40,41 +41,45 @@ class Node:
         self.other = None
 
 
-def test_what_survives_a_full_collection_is_frozen_and_a_thaw_frees_its_cycles():
-    """After a full collection its survivors are frozen (the next one walks only what was made since); a
-    reference cycle among them that becomes garbage is freed by the first full collection after the thaw
-    interval, which walks everything once."""
+def test_a_cycle_that_dies_old_is_freed_by_the_periodic_full_collection():
+    """With generation 2's threshold out of reach the collector makes no full collection of its own; a cycle
+    that reached generation 2 before it died is freed by the next periodic one."""
     import gc
+    import threading
     import weakref
 
-    now = [0.0]
-    freezer = gc_tuning.SurvivorFreezer(600, clock=lambda: now[0])
-    callbacks, frozen_before = list(gc.callbacks), gc.get_freeze_count()
-    gc_tuning.install(freezer)
+    before = gc.get_threshold()
+    gc.set_threshold(before[0], before[1], gc_tuning.NO_FULL_OF_ITS_OWN)
+    stop = threading.Event()
     try:
         a, b = Node(), Node()
-        a.other, b.other = b, a  # a cycle: only the collector frees it
+        a.other, b.other = b, a
         gone = weakref.ref(a)
-        gc.collect()
-        assert gc.get_freeze_count() > frozen_before  # the survivors, the cycle among them
+        gc.collect(1)
+        gc.collect(1)  # survived the younger generations: now in the oldest
         del a, b
-        gc.collect()
-        assert gone() is not None  # frozen: not walked by this collection
-        now[0] = 601.0
-        gc.collect()
-        assert gone() is None  # the thaw: walked and freed
-        assert freezer.thaws == 1
-        assert gc.get_freeze_count() > 0  # refrozen after it
+        for _ in range(50):  # allocations: the young generations are collected, the oldest is not
+            gc.collect(1)
+            [[] for _ in range(2000)]
+        assert gone() is not None
+        thread = threading.Thread(target=gc_tuning.collect_every, args=(0.05, stop), daemon=True)
+        thread.start()
+        for _ in range(100):
+            if gone() is None:
+                break
+            stop.wait(0.05)
+        assert gone() is None
     finally:
-        gc.callbacks[:] = callbacks
-        gc.unfreeze()
+        stop.set()
+        gc.set_threshold(*before)
 
 
-def test_the_asgi_application_installs_the_freezer():
+def test_the_asgi_application_starts_the_full_collections_and_leaves_none_to_cpython():
     out = subprocess.run([sys.executable, "-c", PROBE.replace(
         "print(json.dumps([gc.get_threshold(), gc.get_freeze_count()]))",
-        "from config.gc_tuning import SurvivorFreezer; "
-        "print(json.dumps([[type(c).__name__ for c in gc.callbacks if isinstance(c, SurvivorFreezer)], 0]))")],
+        "import threading; print(json.dumps([gc.get_threshold(), "
+        "[t.name for t in threading.enumerate() if t.name == 'full-collections']]))")],
         cwd=ROOT, env={**os.environ, "GC_TUNING": "1"}, capture_output=True, text=True, check=True)
-    installed, _ = json.loads(out.stdout.strip().splitlines()[-1])
-    assert installed == ["SurvivorFreezer"]
+    threshold, threads = json.loads(out.stdout.strip().splitlines()[-1])
+    assert threshold[2] == gc_tuning.NO_FULL_OF_ITS_OWN
+    assert threads == ["full-collections"]

@@ -48,7 +48,8 @@ the same tournament game (the table's snapshot then shows the game as the tourna
 first_own_moves = Signal()
 """Seats' first moves made by their players themselves (not the turn timer or a takeover bot) in live games.
 
-Argument: `moves`, a list of (`LiveGame`, its tournament `game` loaded; game seat), each seat once. Sent by
+Argument: `moves`, a list of (`LiveGame`, its tournament `game` loaded; game seat), each seat once (a batch
+reads only the games' links and the tournament games' tables: any other field loads when read). Sent by
 `games.services.first_moves` after the moves have committed, once per seat and game (the game row's
 `seats_moved` says which move was the first; a seat given to another player is announced again at their
 first own move): the game row's lock is not held for it, a refused (rolled back) move announces nothing,

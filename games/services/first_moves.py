@@ -66,8 +66,14 @@ def announce(moves: list[tuple[LiveGame, int]]) -> None:
                          exc_info=error)
 
 
+# What a batch reads of each game: its link to the tournament game and that game's table (the rest of
+# either row loads when a receiver reads it). A round's start reads hundreds of games at once.
+BATCH_FIELDS = ("id", "kind", "game_id", "game__id", "game__table_id", "game__status")
+
+
 def _announce_by_id(batch: list[tuple[int, int]]) -> None:
-    games = LiveGame.objects.for_play().in_bulk({live_id for live_id, _ in batch})
+    games = (LiveGame.objects.select_related("game").only(*BATCH_FIELDS)
+             .in_bulk({live_id for live_id, _ in batch}))
     moves = [(games[live_id], seat) for live_id, seat in dict.fromkeys(batch) if live_id in games]
     if moves:
         announce(moves)

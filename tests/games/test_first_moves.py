@@ -209,3 +209,20 @@ def test_a_batchs_notices_to_pages_go_through_the_event_loop_of_its_moves(monkey
 
     got = asyncio.run(scenario())
     assert got == [{"type": SCORES_CHANGED, "event": event_id}]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_reads_only_the_games_links_not_their_rows(heard):
+    """A round's start reads hundreds of games in one batch: only their links to the tournament games and
+    those games' tables, not the shuffle records and seat lists of every row (any field still loads when a
+    receiver reads it)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    tgame, _users = make_tournament_game(4)
+    live = live_game_for(tgame, seed=5)
+    with CaptureQueriesContext(connection) as queries:
+        first_moves._announce_by_id([(live.pk, 0), (live.pk, 1)])
+    read = queries.captured_queries[0]["sql"]
+    assert "games_livegame" in read and '"shuffles"' not in read and '"missed_turns"' not in read
+    assert heard == [(live.pk, 0), (live.pk, 1)]

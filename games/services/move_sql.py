@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import json
 import logging
 import re
 import time
@@ -96,8 +97,8 @@ def _statement() -> str:
 
     return (
         f'WITH g AS (UPDATE "{game.db_table}" AS l SET {g("version")} = %(version)s, {g("deadline")} = %(deadline)s, '
-        f'{g("missed_turns")} = %(missed_turns)s, {g("bot_takeover")} = %(bot_takeover)s, '
-        f'{g("arrived")} = COALESCE(%(arrived)s, l.{g("arrived")}), {g("updated_at")} = %(now)s, '
+        f'{g("missed_turns")} = %(missed_turns)s::jsonb, {g("bot_takeover")} = %(bot_takeover)s::jsonb, '
+        f'{g("arrived")} = COALESCE(%(arrived)s::jsonb, l.{g("arrived")}), {g("updated_at")} = %(now)s, '
         f'{g("seats_moved")} = l.{g("seats_moved")} | %(bit)s::bigint '
         f'FROM "{game.db_table}" AS o '
         f'WHERE l.{g("id")} = %(live_id)s AND o.{g("id")} = %(live_id)s AND l.{g("version")} = %(acted_on)s '
@@ -106,13 +107,14 @@ def _statement() -> str:
         f'INSERT INTO "{move.db_table}" ({m("live_game")}, {m("version")}, {m("hand_number")}, {m("seat")}, '
         f'{m("actor")}, {m("user")}, {m("action")}, {m("events")}, {m("hand_seats")}, {m("client_move_id")}, '
         f'{m("via_token")}, {m("created_at")}) '
-        f'SELECT g.{g("id")}, %(version)s, %(hand_number)s, %(seat)s, %(actor)s, %(user_id)s, %(action)s, '
-        f'%(events)s, %(hand_seats)s, %(client_move_id)s, %(via_token)s, %(now)s FROM g '
+        f'SELECT g.{g("id")}, %(version)s, %(hand_number)s, %(seat)s, %(actor)s, %(user_id)s, %(action)s::jsonb, '
+        f'%(events)s::jsonb, %(hand_seats)s::jsonb, %(client_move_id)s, %(via_token)s, %(now)s FROM g '
         f'RETURNING (SELECT g.moved <> 0 FROM g)'
     )
 
 
 _sql: list[tuple[str, list[str]]] = []
+_json = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
 def statement() -> tuple[str, list[str]]:
@@ -132,17 +134,18 @@ def statement() -> tuple[str, list[str]]:
 
 
 def parameters(row: OrdinaryMove) -> dict[str, Any]:
-    from psycopg.types.json import Jsonb
-
+    """The statement's parameters by name; the JSON columns as their text, cast in the statement (psycopg's
+    `Jsonb` makes a dumper per value and move: a measurable share of a loaded worker)."""
     move = row.move
+    text = _json.encode
     return {
         "live_id": move.live_game_id, "version": move.version, "acted_on": move.version - 1,
         "seats_version": row.seats_version, "running": LiveGame.Status.RUNNING,
-        "deadline": row.deadline, "missed_turns": Jsonb(row.missed_turns), "bot_takeover": Jsonb(row.bot_takeover),
-        "arrived": None if row.arrived is None else Jsonb(row.arrived), "now": row.now,
+        "deadline": row.deadline, "missed_turns": text(row.missed_turns), "bot_takeover": text(row.bot_takeover),
+        "arrived": None if row.arrived is None else text(row.arrived), "now": row.now,
         "hand_number": move.hand_number, "seat": move.seat, "actor": move.actor, "user_id": move.user_id,
         "bit": LiveGame.seat_bit(move.seat) if move.actor == LiveMove.Actor.PLAYER else 0,
-        "action": Jsonb(move.action), "events": Jsonb(move.events), "hand_seats": Jsonb(move.hand_seats),
+        "action": text(move.action), "events": text(move.events), "hand_seats": text(move.hand_seats),
         "client_move_id": move.client_move_id, "via_token": move.via_token,
     }
 

@@ -119,8 +119,12 @@ async def test_an_ordinary_move_is_one_round_trip_stored_as_the_orm_stores_it():
     assert [m.version for m in rows] == list(range(1, version + 1))
     last = rows[-1]
     assert last.actor == "player" and last.user_id is not None and last.client_move_id == f"m{version - 1}"
+    # the JSON columns hold JSON values (sent as text, cast in the statement), not strings
+    assert type(last.action) is dict and type(last.events) is list and type(last.hand_seats) is list
+    assert last.events and all(type(event) is dict for event in last.events)
     stored, state = await database_sync_to_async(lambda: (lambda g: (g, g.state))(LiveGame.objects.get(pk=live_id)))()
     assert stored.version == version
+    assert type(stored.missed_turns) is list and type(stored.bot_takeover) is list
     # the log replays to the game this process holds: the stored actions are the applied ones
     assert state == snapshots.snapshot_at(live_id, version).game.to_dict()
 

@@ -19,7 +19,17 @@ from access_tokens.models import PLAY_TABLES
 from games import db_threads, signals
 from games.frame_encoding import encode
 from games.models import LiveGame
-from games.services import arrival, missed_changes, nudges, presence, resync, snapshots, timers, watchers
+from games.services import (
+    arrival,
+    change_messages,
+    missed_changes,
+    nudges,
+    presence,
+    resync,
+    snapshots,
+    timers,
+    watchers,
+)
 from games.services.broadcast import table_group_name
 from games.services.moves import STALE, UNAVAILABLE, MoveRefused, player_returned
 from games.services.seats import viewer_of
@@ -382,7 +392,7 @@ class GameConsumer(FrameLimitsMixin, AsyncWebsocketConsumer):
         version = message.get("version", 0)
         change = message.get("change")
         if change is not None:  # made by another process: replayed here once, no database read
-            snapshots.remember_change(change)
+            change_messages.remember_change(change)
         async with self.updating:
             if version <= self.sent_version:
                 return

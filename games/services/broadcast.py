@@ -42,7 +42,7 @@ def current_loop() -> asyncio.AbstractEventLoop | None:
 
 
 def carries_changes() -> bool:
-    """Whether signals carry the change itself (`snapshots.change_message`): when the channel layer
+    """Whether signals carry the change itself (`games.services.change_messages`): when the channel layer
     crosses processes (Redis), so that the other workers need not read each change back from the
     database. Channels' in-memory layer serves one process, which cached the change when it made it (and
     that layer deep-copies every message for every socket)."""

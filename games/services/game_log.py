@@ -20,6 +20,7 @@ built on.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from dataclasses import dataclass
 
@@ -102,6 +103,15 @@ def _keep_facts(facts: TableFacts) -> None:
     known = _facts.get(facts.live_id)
     if known is None or known.version <= facts.version:
         _facts[facts.live_id] = facts
+
+
+def checkpoint_stored(live_id: int, version: int) -> None:
+    """Another process stored a checkpoint at `version` (its change message says so): the facts kept for
+    the table count from it, so this process's moves store the next one when it is due, not earlier."""
+    with _lock:
+        known = _facts.get(live_id)
+        if known is not None and known.checkpoint_version < version:
+            _facts[live_id] = dataclasses.replace(known, checkpoint_version=version)
 
 
 def forget_facts(live_id: int) -> None:

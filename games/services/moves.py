@@ -30,7 +30,16 @@ from django.utils import timezone
 
 from games import engine, signals
 from games.models import LiveGame, LiveMove
-from games.services import broadcast, deadlines, fairness, first_moves, game_log, nudges, snapshots
+from games.services import (
+    broadcast,
+    change_messages,
+    deadlines,
+    fairness,
+    first_moves,
+    game_log,
+    nudges,
+    snapshots,
+)
 from games.services.seats import SeatHolder, hand_seat_of, seat_holders, seat_of_user, turn_game_seat
 
 # Error codes, as in docs/protocol.md.
@@ -250,10 +259,11 @@ def apply_locked(live: LiveGame, game: engine.Game, holders: list[SeatHolder], s
 def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], events: list[engine.TableEvent], *,
                  seat: int | None, actor: str, action: dict | None, hand_number: int, before: tuple | None,
                  user=None, client_move_id: str = "", now: datetime | None = None,
-                 via_token: bool = False) -> LiveMove:
+                 via_token: bool = False, deal_seed: int | None = None) -> LiveMove:
     """Store one change (the engine game already changed in memory): the move row, the new state and
     version, timers. A hand that ends sends `hand_scored`, a game that ends `game_finished` (inside this
-    transaction: `games.signals` says why); the table's sockets are told after the commit."""
+    transaction: `games.signals` says why); the table's sockets are told after the commit. `deal_seed`: the
+    change is the deal of a hand with that seed (other workers deal it again: `change_messages`)."""
     now = now or timezone.now()
     _fill_seat_lists(live)
     live.version += 1
@@ -287,7 +297,7 @@ def store_change(live: LiveGame, game: engine.Game, holders: list[SeatHolder], e
     game_log.keep_on_commit(live.pk, live.version, game, game_log.facts_of(live))
     transaction.on_commit(lambda: snapshots.remember(snap, [stored]))
     broadcast.announce_on_commit(live.pk, live.version,
-                                 lambda: snapshots.change_message(snap, stored, checkpoint))
+                                 lambda: change_messages.change_message(snap, stored, checkpoint, deal_seed))
     nudges.nudge_on_commit(live.watch_group, live.pk)  # the organizer's live round view, after the commit
     return move
 
@@ -305,7 +315,7 @@ def deal_next_hand(live: LiveGame, game: engine.Game, holders: list[SeatHolder],
     live.next_hand_at = None
     fairness.record_deal(live, number, game, live.version + 1, seed, salt)  # the deal's version
     return store_change(live, game, holders, events, seat=None, actor=LiveMove.Actor.SYSTEM, action=None,
-                        hand_number=number, before=None, now=now)
+                        hand_number=number, before=None, now=now, deal_seed=seed)
 
 
 def store_notice(live: LiveGame, game: engine.Game, holders: list[SeatHolder], kind: str,

@@ -3,9 +3,9 @@
 A `Snapshot` is a live game at one version (engine game, seat holders, timers); `StoredMove` is one
 logged change. Both are cached per process by (game, version), filled by the move service when a change
 commits, so a broadcast costs the consumers of this process no query at all. Another process builds the
-new version from its previous one and the change the broadcast carries (the action, replayed on its own
-copy of the game, and the game's small columns); one that lacks the previous version, or hears of a change
-that stored a checkpoint, loads the game once for all its sockets. Snapshots are shared: never mutate.
+new version from its previous one and the change the broadcast carries (`games.services.change_messages`);
+one that lacks the previous version, or hears of a change it cannot replay, loads the game once for all
+its sockets. Snapshots are shared: never mutate.
 
 Full `state` messages are built per viewer from these: the seat's own view (`engine.view_for` on its hand
 seat) or the spectator view, and each event through `TableEvent.for_seat(hand_seat)` or
@@ -140,62 +140,25 @@ def snapshot_at(live_id: int, version: int) -> Snapshot | None:
     return _snapshots.get((live_id, version))
 
 
+def cached_move(live_id: int, version: int) -> StoredMove | None:
+    return _moves.get((live_id, version))
+
+
+def remember_moves(live_id: int, moves: list[StoredMove]) -> None:
+    """Cache moves another process committed (from their change messages: `games.services.change_messages`)."""
+    for move in moves:
+        _moves.put((live_id, move.version), move)
+
+
+def remember_replayed(snapshot: Snapshot) -> None:
+    """Cache a version another process committed, as this process replayed it from its change message."""
+    _snapshots.put((snapshot.live_id, snapshot.version), snapshot)
+
+
 def game_copy(live_id: int, version: int) -> engine.Game | None:
     """A copy of the game at `version` if this process has its snapshot (for a move to change)."""
     snap = _snapshots.get((live_id, version))
     return None if snap is None else snap.game.copy()
-
-
-# ---- a committed change, sent with its signal ----------------------------------------------------------
-
-def change_message(snapshot: Snapshot, move: StoredMove, checkpoint: bool) -> dict[str, Any]:
-    """A committed change as plain data for the channel layer: the game's small columns at its version and
-    the move that made it, not the engine state. Another worker replays the move's action on its own copy
-    of the previous version (`remember_change`) instead of reading the change back from the database;
-    `checkpoint` (a deal, a notice: no action to replay) tells it to load the version instead. The move's
-    events hold the cards its seats were dealt or drew: the message goes through Redis only encrypted
-    (CHANNEL_LAYER_KEY), and no consumer ever forwards it."""
-    snap = snapshot
-    return {
-        "live_id": snap.live_id, "version": snap.version, "kind": snap.kind, "status": snap.status,
-        "paused": snap.paused, "closed": snap.closed, "title": snap.title, "checkpoint": checkpoint,
-        "hand_seats": snap.hand_seats, "holders": [[h.seat, h.name, h.user_id, h.bot_kind] for h in snap.holders],
-        "deadline": iso(snap.deadline), "next_hand_at": iso(snap.next_hand_at),
-        "turn_seconds": snap.turn_seconds, "missed_turns": snap.missed_turns, "bot_takeover": snap.bot_takeover,
-        "owner_id": snap.owner_id, "shuffles": list(snap.shuffles),
-        "arrival_until": iso(snap.arrival_until), "arrived": list(snap.arrived),
-        "move": [move.version, move.hand_number, move.seat, move.actor, move.events, move.hand_seats,
-                 move.via_token, move.action],
-    }
-
-
-def remember_change(data: dict[str, Any]) -> None:
-    """Cache a change another process committed (`change_message`), unless this process has it already:
-    the move's action replayed on a copy of the previous version's game, once per process (the first of
-    its sockets at the table to hear of it does it). Without the previous version, or for a change that
-    stored a checkpoint, only the move is cached: the consumer then loads the version."""
-    live_id, version = data["live_id"], data["version"]
-    if _moves.get((live_id, version)) is None:
-        _moves.put((live_id, version), StoredMove(*data["move"]))
-    if _snapshots.get((live_id, version)) is not None or data["checkpoint"]:
-        return
-    before = _snapshots.get((live_id, version - 1))
-    if before is None:
-        return
-    game = before.game.copy()
-    action = data["move"][7]
-    game.replay([] if action is None else [action])
-    _snapshots.put((live_id, version), Snapshot(
-        live_id, version, data["kind"], data["status"], data["paused"], data["closed"], data["title"], game,
-        list(data["hand_seats"]), [SeatHolder(*h) for h in data["holders"]], _from_iso(data["deadline"]),
-        _from_iso(data["next_hand_at"]), data["turn_seconds"], list(data["missed_turns"]),
-        list(data["bot_takeover"]), data["owner_id"], tuple(data["shuffles"]), _from_iso(data["arrival_until"]),
-        tuple(data["arrived"]),
-    ))
-
-
-def _from_iso(text: str | None) -> datetime | None:
-    return datetime.fromisoformat(text) if text else None
 
 
 # ---- loading -----------------------------------------------------------------------------------------

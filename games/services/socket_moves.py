@@ -20,7 +20,16 @@ from django.utils import timezone
 
 from games import db_threads, engine
 from games.models import LiveGame, LiveMove
-from games.services import broadcast, deadlines, first_moves, game_log, move_sql, nudges, snapshots
+from games.services import (
+    broadcast,
+    change_messages,
+    deadlines,
+    first_moves,
+    game_log,
+    move_sql,
+    nudges,
+    snapshots,
+)
 from games.services.moves import MoveDone, player_is_back, submit_move
 from games.services.seats import hand_seat_of
 
@@ -131,7 +140,7 @@ async def _after_stored(ready: _Ready) -> None:
         game_log.keep(live_id, snap.version, ready.game)
         snapshots.remember(snap, [ready.stored])
         message = broadcast.changed_message(snap.version,
-                                            lambda: snapshots.change_message(snap, ready.stored, False))
+                                            lambda: change_messages.ordinary_change_message(snap, ready.stored))
     except Exception:  # noqa: BLE001 - stored all the same: the check for missed changes tells the table
         logger.exception("after the one-statement move to version %s of live game %s", snap.version, live_id)
         return

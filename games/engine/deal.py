@@ -165,6 +165,7 @@ def _deal(rules: RuleSet, seats: int, seed: int | None, deck: list[str] | None, 
     state.stalled = 0
     state.blocked = False
     state.rng = rng
+    state.rng_shared = False
     state.offered = None
     state.plain = plain_rules(rules)
     if events is None:
@@ -201,7 +202,7 @@ def _turn_up(state: HandState, events: list[TableEvent] | None) -> None:
             pile.insert(0, card)  # bottom of the draw pile
         else:
             pile.append(card)
-            shuffle(state.rng, pile)
+            shuffle(state.own_rng(), pile)
     state.discard.append(card)
     n = state.seats
     dealer = state.dealer

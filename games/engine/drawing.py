@@ -17,7 +17,7 @@ def refill(state: HandState, events: list[TableEvent]) -> bool:
         return False
     pile = discard[:-1]
     del discard[:-1]
-    shuffle(state.rng, pile)
+    shuffle(state.own_rng(), pile)
     state.pile = pile
     events.append(TableEvent("reshuffled", {"count": len(pile)}))
     return True

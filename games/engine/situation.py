@@ -90,6 +90,7 @@ def situation(rules: RuleSet | str, hands: Sequence[Sequence[str]], top: str, *,
     state.stalled = 0
     state.blocked = False
     state.rng = _generator(seed)
+    state.rng_shared = False
     state.offered = None
     state.plain = plain_rules(rules)
     state.quiet = False

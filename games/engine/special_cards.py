@@ -54,7 +54,7 @@ def xray(state: HandState, seat: int, events: list[TableEvent]) -> None:
             continue
         hand = state.hands[o]
         if hand:
-            card = hand[state.rng.randrange(len(hand))]
+            card = hand[state.own_rng().randrange(len(hand))]
             state.reveals.append((seat, o, (card,), "xray"))
             shown.append([o, CODE[card]])
     events.append(TableEvent("xray", {"seat": seat, "of": [o for o, _ in shown]}, {"revealed": shown},

@@ -102,6 +102,26 @@ def test_copy_is_independent():
     assert state == new_hand(get_preset("uno-official"), 2, seed=1)
 
 
+def test_a_copy_shares_its_generator_until_either_draws():
+    """`copy` shares the hand's generator instead of copying its 625 words: the first of the two to draw
+    from it (a reshuffle, an X-Ray) takes a copy of its own first, so both draw what the original would."""
+    from games.engine.drawing import refill
+
+    state = new_hand(get_preset("uno-official"), 2, seed=1)
+    copy = state.copy()
+    assert copy.rng is state.rng and copy == state
+    expected = state.rng.getstate()
+    for hand in (copy, state):  # each reshuffles the same discard pile: the same order both times
+        hand.discard = list(range(40))
+        assert refill(hand, [])
+    assert copy.pile == state.pile and copy.rng is not state.rng
+    again = new_hand(get_preset("uno-official"), 2, seed=1)
+    again.rng.setstate(expected)
+    again.discard = list(range(40))
+    refill(again, [])
+    assert again.pile == state.pile and again.rng.getstate() == state.rng.getstate() == copy.rng.getstate()
+
+
 def test_same_seed_same_hand():
     rules = get_preset("uno-400")
     assert new_hand(rules, 4, seed=9) == new_hand(rules, 4, seed=9)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from django.conf import settings
 
@@ -32,14 +33,28 @@ def next_hand_pause() -> timedelta:
     return timedelta(seconds=getattr(settings, "LIVE_NEXT_HAND_SECONDS", DEFAULT_NEXT_HAND_SECONDS))
 
 
-def bot_controlled(live: LiveGame, holders: list[SeatHolder], seat: int) -> bool:
+class TurnColumns(Protocol):
+    """The game row's columns the turn clock reads and sets: a `LiveGame`, or the few columns a move
+    stored in one statement carries (`games.services.socket_moves`)."""
+    seat_count: int
+    status: str
+    hand_seats: list[int]
+    missed_turns: list[int]
+    bot_takeover: list[bool]
+    arrived: list[bool]
+    arrival_until: datetime | None
+    deadline: datetime | None
+    turn_seconds: int
+
+
+def bot_controlled(live: TurnColumns, holders: list[SeatHolder], seat: int) -> bool:
     """A bot seat, or a player's seat a bot has taken over after missed turns."""
     holder = holders[seat] if seat < len(holders) else None
     takeover = live.bot_takeover[seat] if seat < len(live.bot_takeover) else False
     return holder is None or holder.is_bot or bool(takeover)
 
 
-def awaited(live: LiveGame, holders: list[SeatHolder], seat: int, now: datetime) -> bool:
+def awaited(live: TurnColumns, holders: list[SeatHolder], seat: int, now: datetime) -> bool:
     """A player's seat whose player has not come to the table while its arrival countdown runs: nothing
     is played for it yet. Never a bot seat, a seat nobody may play (a withdrawn player) or a practice game."""
     if live.arrival_until is None or now >= live.arrival_until:
@@ -50,7 +65,7 @@ def awaited(live: LiveGame, holders: list[SeatHolder], seat: int, now: datetime)
     return not (live.arrived[seat] if seat < len(live.arrived) else False)
 
 
-def turn_key(live: LiveGame, game: engine.Game) -> tuple | None:
+def turn_key(game: engine.Game) -> tuple | None:
     """Identifies one turn: a new key means a new turn (and a fresh timer)."""
     hand = game.hand
     if hand is None or hand.over:
@@ -58,7 +73,7 @@ def turn_key(live: LiveGame, game: engine.Game) -> tuple | None:
     return (len(game.results), hand.turn, hand.phase)
 
 
-def schedule(live: LiveGame, game: engine.Game, holders: list[SeatHolder], now: datetime,
+def schedule(live: TurnColumns, game: engine.Game, holders: list[SeatHolder], now: datetime,
              before: tuple | None) -> None:
     """Set `live.deadline` after a change; `before` is the turn key before it (the timer runs on while
     the same turn goes on, e.g. after someone else's catch)."""
@@ -71,5 +86,5 @@ def schedule(live: LiveGame, game: engine.Game, holders: list[SeatHolder], now: 
         live.deadline = None
     elif awaited(live, holders, seat, now):  # the clock starts when the countdown ends (or on arrival)
         live.deadline = live.arrival_until + timedelta(seconds=live.turn_seconds)
-    elif live.deadline is None or turn_key(live, game) != before:
+    elif live.deadline is None or turn_key(game) != before:
         live.deadline = now + timedelta(seconds=live.turn_seconds)

@@ -73,11 +73,30 @@ def enabled() -> bool:
             and int(getattr(settings, "LIVE_MOVE_SQL_CONNECTIONS", DEFAULT_CONNECTIONS) or 0) > 0)
 
 
+@dataclass(frozen=True, slots=True)
+class MoveRow:
+    """A move's row as the statement inserts it: `LiveMove`'s columns (building that model took a few
+    microseconds more a move)."""
+    live_game_id: int
+    version: int
+    hand_number: int
+    seat: int | None
+    actor: str
+    user_id: int | None
+    action: dict[str, Any] | None
+    events: list[dict[str, Any]]
+    hand_seats: list[int]
+    client_move_id: str
+    via_token: bool
+    created_at: datetime
+
+
 @dataclass(frozen=True)
 class OrdinaryMove:
-    """One move's row and the game row's new columns: `move` is the unsaved `LiveMove` (its `version`
-    the new one), acting on `version - 1` with the row's `seats_version` as the worker knows it."""
-    move: LiveMove
+    """One move's row and the game row's new columns: `move` is its row (a `MoveRow`, or an unsaved
+    `LiveMove`; its `version` the new one), acting on `version - 1` with the row's `seats_version` as the
+    worker knows it."""
+    move: MoveRow | LiveMove
     seats_version: int
     deadline: datetime | None
     missed_turns: list[int]

@@ -223,7 +223,7 @@ def _already_applied(live: LiveGame, version: int, seat: int, action: engine.Act
     return move is not None and move.seat == seat and move.action == action.to_dict()
 
 
-def player_is_back(live: LiveGame, seat: int) -> None:
+def player_is_back(live: deadlines.TurnColumns, seat: int) -> None:
     """A move by the player ends a bot takeover and the count of missed turns, and counts as their
     arrival at the table (`games.services.arrival`); saved with the move."""
     _fill_seat_lists(live)
@@ -235,7 +235,7 @@ def player_is_back(live: LiveGame, seat: int) -> None:
         live.arrived = arrived
 
 
-def _fill_seat_lists(live: LiveGame) -> None:
+def _fill_seat_lists(live: deadlines.TurnColumns) -> None:
     n = live.seat_count
     live.missed_turns = list(live.missed_turns) + [0] * (n - len(live.missed_turns))
     live.bot_takeover = list(live.bot_takeover) + [False] * (n - len(live.bot_takeover))
@@ -245,7 +245,7 @@ def apply_locked(live: LiveGame, game: engine.Game, holders: list[SeatHolder], s
                  action: engine.Action, actor: str, *, user=None, client_move_id: str = "",
                  via_token: bool = False) -> MoveDone:
     """Apply `action` (hand seat numbers) for game seat `seat` to the locked `live`; store and announce."""
-    before = deadlines.turn_key(live, game)
+    before = deadlines.turn_key(game)
     hand_number = len(game.results)
     try:
         events = game.apply(action)
@@ -323,7 +323,7 @@ def store_notice(live: LiveGame, game: engine.Game, holders: list[SeatHolder], k
     """A change that is not an engine action (a bot takes over a seat, the player returns)."""
     return store_change(live, game, holders, [engine.TableEvent(kind, data)], seat=data.get("game_seat"),
                         actor=LiveMove.Actor.SYSTEM, action=None, hand_number=len(game.results),
-                        before=deadlines.turn_key(live, game))
+                        before=deadlines.turn_key(game))
 
 
 def player_returned(live_game_id: int, user, *, via_token: bool = False) -> bool:

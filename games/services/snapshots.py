@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cachetools
 from django.utils import timezone
@@ -26,6 +26,9 @@ from games import engine
 from games.models import LiveGame, LiveMove
 from games.services import fairness, game_log
 from games.services.seats import SeatHolder, hand_seat_of, seat_holders, seat_of_user
+
+if TYPE_CHECKING:
+    from games.services.move_sql import MoveRow
 
 LOG_MOVES = 20  # changes whose events a full `state` carries as its log
 MAX_CATCH_UP = 50  # a consumer further behind than this gets a full state instead of updates
@@ -90,7 +93,7 @@ def snapshot_of(live: LiveGame, game: engine.Game, holders: list[SeatHolder]) ->
     )
 
 
-def stored_move_of(move: LiveMove) -> StoredMove:
+def stored_move_of(move: LiveMove | MoveRow) -> StoredMove:
     return StoredMove(move.version, move.hand_number, move.seat, move.actor, move.events, move.hand_seats,
                       move.via_token, move.action)
 

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import json
 import logging
 import re
 import time
@@ -49,6 +48,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connections
 
+from games.frame_encoding import encode
 from games.models import LiveGame, LiveMove
 
 logger = logging.getLogger(__name__)
@@ -133,7 +133,6 @@ def _statement() -> str:
 
 
 _sql: list[tuple[str, list[str]]] = []
-_json = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
 def statement() -> tuple[str, list[str]]:
@@ -156,7 +155,7 @@ def parameters(row: OrdinaryMove) -> dict[str, Any]:
     """The statement's parameters by name; the JSON columns as their text, cast in the statement (psycopg's
     `Jsonb` makes a dumper per value and move: a measurable share of a loaded worker)."""
     move = row.move
-    text = _json.encode
+    text = encode  # compact JSON text, as the frames are encoded
     return {
         "live_id": move.live_game_id, "version": move.version, "acted_on": move.version - 1,
         "seats_version": row.seats_version, "running": LiveGame.Status.RUNNING,

@@ -32,11 +32,12 @@ def changed(before: dict[str, Any] | None, after: dict[str, Any] | None) -> dict
         return after
     if not before.keys() <= after.keys():
         raise NeedsState
-    out = {}
-    for key, value in after.items():
-        old = before.get(key, _ABSENT)
-        if old is _ABSENT or old != value:
-            out[key] = _items_changed(old, value) if type(old) is list and type(value) is list else value
+    out = {key: value for key, value in after.items() if before.get(key, _ABSENT) != value}
+    for key, value in out.items():  # replacing values only: the dict's size stays
+        if type(value) is list:
+            old = before.get(key)
+            if type(old) is list:
+                out[key] = _items_changed(old, value)
     return out
 
 

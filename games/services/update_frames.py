@@ -80,7 +80,7 @@ def _build(snap: Snapshot, moves: list[StoredMove], sent: Sent,
     if fields is None or fields:
         last["view"] = fields
     game = game_info(snap)
-    fields = changed(sent.game, game)
+    fields = _game_changes(snap, sent.game, game)
     if fields:
         if "seats" in fields:  # marked with the presence the socket last heard of
             fields = {**fields, "seats": _with_presence(fields["seats"], connected)}
@@ -91,6 +91,18 @@ def _build(snap: Snapshot, moves: list[StoredMove], sent: Sent,
         last["now"] = timezone.now().isoformat()
     now = Sent(moves[-1].version, seat, hand_seat, view, game, deadline)
     return now, [encode(frame) for frame in frames]
+
+
+def _game_changes(snap: Snapshot, held: dict[str, Any], game: dict[str, Any]) -> dict[str, Any] | None:
+    """What moved in the game's public facts since `held`: the same for every viewer that holds `held`
+    (after one move, every socket at the table), so worked out once per snapshot and `held`."""
+    key = ("game changes", id(held))
+    found = snap.built.get(key)
+    if found is not None and found[0] is held:
+        return found[1]
+    fields = changed(held, game)
+    snap.built[key] = (held, fields)  # `held` kept with it: its identity makes the key
+    return fields
 
 
 def _with_presence(seats: list | dict, connected: tuple[int, ...]) -> list | dict:

@@ -36,11 +36,17 @@ def time_is_up(round_: Round, now: datetime) -> bool:
 
 
 def end_game_after_hand(live: LiveGame, tournament_game: Game, now: datetime) -> bool:
-    """A hand of `tournament_game` was just scored at its live table (inside the move's transaction, `tournament_game` with
-    its table and round loaded): past the round's time limit, the game ends with this hand. Returns
-    whether it did. A game that reached its target with this hand is left to `game_finished`."""
+    """A hand of `tournament_game` was just scored at its live table (inside the move's transaction): past
+    the round's time limit, the game ends with this hand. Returns whether it did. A game that reached its
+    target with this hand is left to `game_finished`. Most hands end before any limit: one small query
+    (the round's limit) says so."""
+    if tournament_game.status != Game.Status.RUNNING:
+        return False
+    limit = Round.objects.filter(tables=tournament_game.table_id).values_list("time_limit_at", flat=True).first()
+    if limit is None or limit > now:
+        return False
     round_ = tournament_game.table.round
-    if not time_is_up(round_, now) or tournament_game.status != Game.Status.RUNNING:
+    if not time_is_up(round_, now):
         return False
     if engine.Game.from_dict(live.state).over:
         return False

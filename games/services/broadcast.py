@@ -24,6 +24,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
+from config.group_notices import through_loop
+
 logger = logging.getLogger(__name__)
 
 GAME_CHANGED = "game.changed"  # dispatched to GameConsumer.game_changed
@@ -98,12 +100,16 @@ class Announcer:
         self.tasks: list[asyncio.Task] = []
 
     def wrap(self, func):
-        """`func` running with this announcer in charge of its thread's signals."""
+        """`func` running with this announcer in charge of its thread's signals, and the other notices its
+        commits send (an event's scores changed, a bot's stream) handed to the same loop without waiting
+        for them (`config.group_notices.through_loop`): through `async_to_sync` the database thread
+        waited for the busy loop to send each one, tens of milliseconds at the end of a hand."""
         @functools.wraps(func)
         def call(*args, **kwargs):
             _current.announcer = self
             try:
-                return func(*args, **kwargs)
+                with through_loop(self.loop):
+                    return func(*args, **kwargs)
             finally:
                 _current.announcer = None
         return call

@@ -81,3 +81,30 @@ async def test_sockets_hearing_of_a_change_made_elsewhere_load_it_once(live_sett
     assert all(found is loaded[0] for found in loaded)  # one load, shared
     snap, moves = snapshots.cached_changes(live.pk, version, done.version)
     assert snap.version == done.version and [m.version for m in moves] == [done.version]
+
+
+async def test_a_database_call_hands_the_notices_its_commit_sends_to_the_loop(live_settings, monkeypatch):
+    """The tournament's notices sent when a database call commits (an event's scores changed at a hand's
+    end) are handed to the calling loop: the database thread does not wait for the loop to send them
+    (`async_to_sync` did, while the loop was busy with everything else)."""
+    from channels.layers import InMemoryChannelLayer
+    from django.db import transaction
+
+    from config import group_notices
+
+    layer = InMemoryChannelLayer()
+    monkeypatch.setattr(group_notices, "get_channel_layer", lambda: layer)
+
+    def no_wait(*args, **kwargs):
+        raise AssertionError("the database thread waited for a notice (async_to_sync)")
+
+    monkeypatch.setattr(group_notices, "async_to_sync", no_wait)
+    channel = await layer.new_channel()
+    await layer.group_add("scores-test", channel)
+
+    def commit_with_a_notice() -> None:
+        with transaction.atomic():
+            group_notices.send_after_commit([("scores-test", {"type": "scores.changed"})], what="a test")
+
+    await db_threads.run(commit_with_a_notice)
+    assert (await asyncio.wait_for(layer.receive(channel), 2))["type"] == "scores.changed"

@@ -2,12 +2,13 @@
 tests of the one-statement move (tests/games/test_move_sql.py).
 
 PostgreSQL counts statements only with pg_stat_statements loaded at its start, which a shared server may
-not have. psycopg, which every connection of the site uses (Django's and the live moves' pool), makes
-each round trip in one of two generators: a query (`BaseCursor._maybe_prepare_gen`: one round trip, one
-more the first time a connection prepares it) or a command (`BaseConnection._exec_command`: BEGIN,
-COMMIT, ROLLBACK, SAVEPOINT). Both are wrapped here to count, in this process (`total`) and in the
-context of a call (`counting`: a list in a context variable, which asyncio's tasks and asgiref's threads
-inherit).
+not have. psycopg, which Django's connections use, makes each round trip in one of two generators: a
+query (`BaseCursor._maybe_prepare_gen`: one round trip, one more the first time a connection prepares it)
+or a command (`BaseConnection._exec_command`: BEGIN, COMMIT, ROLLBACK, SAVEPOINT). asyncpg, which the
+one-statement move uses (games/services/move_pool.py), makes one per prepared statement's `fetchrow` (and
+one per connection when it opens, to prepare it: part of opening it, like the connection's own start-up,
+not counted). All are wrapped here to count, in this process (`total`) and in the context of a call
+(`counting`: a list in a context variable, which asyncio's tasks and asgiref's threads inherit).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ _in_context: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("
 
 
 def install() -> None:
-    """Wrap psycopg's two generators (once per process)."""
+    """Wrap psycopg's two generators and asyncpg's prepared statements (once per process)."""
     from psycopg._connection_base import BaseConnection
     from psycopg._cursor_base import BaseCursor
 
@@ -44,6 +45,16 @@ def install() -> None:
 
         BaseCursor._maybe_prepare_gen = counted_query
         BaseConnection._exec_command = counted_command
+
+        from asyncpg.prepared_stmt import PreparedStatement
+
+        fetchrow = PreparedStatement.fetchrow
+
+        async def counted_fetchrow(self, *args, **kwargs):
+            _count()
+            return await fetchrow(self, *args, **kwargs)
+
+        PreparedStatement.fetchrow = counted_fetchrow
 
 
 def _count() -> None:

@@ -13,7 +13,8 @@ and to write. Here that is one statement, autocommitted (one statement is atomic
                      AND status = 'running' AND paused_at IS NULL RETURNING id, o.seats_moved & the seat's bit)
     INSERT INTO the moves SELECT ... FROM g RETURNING whether the seat's bit was set before
 
-run with psycopg's async connection pool on the worker's event loop: no thread, no hop. The game row's
+prepared once per connection and run on the worker's event loop (asyncpg, through the pool of
+`games.services.move_pool`, which says why that driver here): no thread, no hop. The game row's
 UPDATE takes the row's lock as `SELECT ... FOR UPDATE` did, so a move stored here and one stored by the
 ORM path (the sweeper, a hand's end, another worker) are ordered the same way: whichever comes second
 finds the version moved on. Zero rows (another worker moved first, a pause, a seat given to someone else:
@@ -50,6 +51,7 @@ from django.db import connections
 
 from games.frame_encoding import encode
 from games.models import LiveGame, LiveMove
+from games.services import move_pool
 
 logger = logging.getLogger(__name__)
 
@@ -57,9 +59,10 @@ DEFAULT_CONNECTIONS = 8  # per worker process (setting LIVE_MOVE_SQL_CONNECTIONS
 WAIT_FOR_CONNECTION = 0.5  # seconds; then, if the pool has no connection open, the database is away
 WAIT_WHEN_BUSY = 10.0  # seconds more for a connection when every one is open and in use (a loaded worker)
 REST_AFTER_ERROR = 1.0  # seconds without this path after a connection failed (the ORM path answers meanwhile)
+STATEMENT_TIMEOUT = 10.0  # seconds for the statement's answer; then its outcome is the ORM path's to find out
 
 # What happened to the moves offered here, per process (bench/live prints them): "stored", "not_taken"
-# (zero rows: the row moved on), "doubled_id", "error", "resting"; and "waited" (stored after every
+# (zero rows: the row moved on), "doubled_id", "error", "resting"; "waited" (stored after every
 # connection had been in use for WAIT_FOR_CONNECTION: the worker is loaded, not the database away).
 counts: collections.Counter = collections.Counter()
 _resting_until = [0.0]
@@ -137,8 +140,7 @@ _sql: list[tuple[str, list[str]]] = []
 
 def statement() -> tuple[str, list[str]]:
     """The one statement (built from the models' table and column names) with PostgreSQL's own `$n`
-    placeholders, and the names of its parameters in their order: it runs on a raw cursor, which sends
-    it as it is instead of converting named placeholders on every move."""
+    placeholders, and the names of its parameters in their order (each connection prepares it once)."""
     if not _sql:
         names: list[str] = []
 
@@ -152,8 +154,7 @@ def statement() -> tuple[str, list[str]]:
 
 
 def parameters(row: OrdinaryMove) -> dict[str, Any]:
-    """The statement's parameters by name; the JSON columns as their text, cast in the statement (psycopg's
-    `Jsonb` makes a dumper per value and move: a measurable share of a loaded worker)."""
+    """The statement's parameters by name; the JSON columns as their compact text, cast in the statement."""
     move = row.move
     text = encode  # compact JSON text, as the frames are encoded
     return {
@@ -179,106 +180,84 @@ async def store(row: OrdinaryMove) -> Stored | None:
     """Store the move and the game's new columns in one statement. `Stored`: committed. None: not stored
     here, for whatever reason (the row moved on, a doubled move id, the database unreachable; if the
     statement's answer was lost it may have been stored): the caller leaves the move to the ORM path."""
-    import psycopg
-    from psycopg_pool import PoolTimeout
+    import asyncpg
 
     if time.monotonic() < _resting_until[0]:
         counts["resting"] += 1
         return None
+    pool: move_pool.MovePool | None = None
+    held: move_pool.Held | None = None
     try:
         pool = await _pool()
-        sql, names = statement()
         values = parameters(row)
         try:
-            conn = await pool.getconn(timeout=WAIT_FOR_CONNECTION)
-        except PoolTimeout:
+            held = await pool.getconn(timeout=WAIT_FOR_CONNECTION)
+        except TimeoutError:
             # Every connection open and in use: the worker is loaded (its event loop runs late, so each
             # statement holds its connection longer), not the database away. The move waits its turn
             # here: the ORM path would cost the loaded worker several times the CPU (a cascade).
-            if not _all_busy(pool):
+            if not pool.all_busy:
                 raise
             counts["waited"] += 1
-            conn = await pool.getconn(timeout=WAIT_WHEN_BUSY)
-        try:
-            cursor = psycopg.AsyncRawCursor(conn)
-            await cursor.execute(sql, [values[name] for name in names], prepare=True)
-            answer = await cursor.fetchone()
-        finally:
-            await pool.putconn(conn)
-    except psycopg.errors.UniqueViolation:  # the seat's client move id is used: the ORM path says how
+            held = await pool.getconn(timeout=WAIT_WHEN_BUSY)
+        answer = await held.statement.fetchrow(*[values[name] for name in statement()[1]],
+                                               timeout=STATEMENT_TIMEOUT)
+    except asyncpg.UniqueViolationError:  # the seat's client move id is used: the ORM path says how
         counts["doubled_id"] += 1
         return None
-    except (psycopg.OperationalError, PoolTimeout):
+    except (OSError, TimeoutError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
+            asyncpg.CannotConnectNowError, asyncpg.TooManyConnectionsError) as error:
         counts["error"] += 1
         _resting_until[0] = time.monotonic() + REST_AFTER_ERROR
-        logger.warning("one-statement move at live game %s not taken: database unreachable",
-                       row.move.live_game_id, exc_info=True)
+        logger.warning("one-statement move at live game %s not taken: database unreachable (%s)",
+                       row.move.live_game_id, error.__class__.__name__, exc_info=True)
+        if held is not None and pool is not None:
+            pool.drop(held)
+            held = None
         return None
-    except psycopg.Error:
+    except asyncpg.PostgresError:
         counts["error"] += 1
         logger.exception("one-statement move at live game %s failed", row.move.live_game_id)
         return None
+    except asyncio.CancelledError:  # the caller went away mid-statement: the connection's state is unknown
+        if held is not None and pool is not None:
+            pool.drop(held)
+            held = None
+        raise
+    finally:
+        if held is not None and pool is not None:
+            pool.putconn(held)
     counts["stored" if answer is not None else "not_taken"] += 1
     return None if answer is None else Stored(first_own_move=not answer[0])
 
 
-def _all_busy(pool) -> bool:
-    """Whether the pool has connections open and none of them free (as opposed to none open: the
-    database cannot be reached)."""
-    stats = pool.get_stats()
-    return stats.get("pool_size", 0) > 0 and stats.get("pool_available", 0) == 0
-
-
 # ---- the pool: one per event loop (a worker has one) ----------------------------------------------------
 
-_pools: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # loop -> (pool, its closer, its connections)
+_pools: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # loop -> (pool, its closer)
 
 
-def connection_kwargs() -> dict[str, Any]:
-    """psycopg's connection arguments for the default database, as Django connects (its NAME, USER,
-    PASSWORD, HOST, PORT and driver OPTIONS), autocommitted."""
-    db = connections["default"].settings_dict
-    options = {k: v for k, v in (db.get("OPTIONS") or {}).items()
-               if k not in ("pool", "isolation_level", "assume_role", "server_side_binding", "cursor_factory",
-                            "context")}
-    kwargs: dict[str, Any] = {"dbname": db["NAME"], **options, "autocommit": True}
-    for key, name in (("USER", "user"), ("PASSWORD", "password"), ("HOST", "host"), ("PORT", "port")):
-        if db.get(key):
-            kwargs[name] = db[key]
-    return kwargs
-
-
-async def _pool():
-    from psycopg_pool import AsyncConnectionPool
-
+async def _pool() -> move_pool.MovePool:
     loop = asyncio.get_running_loop()
     held = _pools.get(loop)
     if held is not None:
         return held[0]
     close_abandoned()
     size = int(getattr(settings, "LIVE_MOVE_SQL_CONNECTIONS", DEFAULT_CONNECTIONS))
-    connections_made: weakref.WeakSet = weakref.WeakSet()
-
-    async def made(conn) -> None:
-        connections_made.add(conn)
-
-    pool = AsyncConnectionPool(kwargs=connection_kwargs(), min_size=1, max_size=max(1, size), open=False,
-                               name="live-moves", timeout=WAIT_FOR_CONNECTION, num_workers=1, configure=made)
+    pool = move_pool.MovePool(size, statement()[0])
     closer = _closed_with_the_loop(pool)
-    _pools[loop] = (pool, closer, connections_made)
+    _pools[loop] = (pool, closer)
     await closer.__anext__()  # an async generator the loop closes when it shuts down (asyncio.run, uvicorn)
-    await pool.open(wait=False)
     return pool
 
 
-async def _closed_with_the_loop(pool):
+async def _closed_with_the_loop(pool: move_pool.MovePool):
     """Closes `pool` when the event loop shuts its async generators down (or when `close` is called):
     its connections end with the worker, or with a test's loop, instead of lingering until collected."""
     try:
         yield
     finally:
         try:
-            await pool.close(timeout=0.1)
+            await pool.close()
         except Exception:  # noqa: BLE001 - the loop is going away: nothing more to do
             logger.debug("closing the live moves' pool failed", exc_info=True)
 
@@ -291,12 +270,30 @@ async def close() -> None:
 
 
 def close_abandoned() -> None:
-    """End the connections of pools whose event loop closed without shutting its async generators down
-    (a test's loop may): libpq closes them without a loop. Called when a new loop makes its pool, and
-    by the test suite before the test database is dropped."""
-    for loop, (_, _, made) in list(_pools.items()):
+    """End the connections of pools whose event loop closed without shutting its async generators down (a
+    test's loop may): their sockets cannot be closed without a loop, so PostgreSQL ends their sessions.
+    Called when a new loop makes its pool, and by the test suite before the test database is dropped."""
+    servers: set[int] = set()
+    for loop, (pool, _) in list(_pools.items()):
         if loop.is_closed():
             _pools.pop(loop, None)
-            for conn in list(made):
-                if not conn.closed:
-                    conn.pgconn.finish()
+            servers |= pool.servers
+    if servers:
+        with connections["default"].cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ANY(%s)",
+                           [sorted(servers)])
+
+
+def connection_kwargs() -> dict[str, Any]:
+    """psycopg's connection arguments for the default database, as Django connects (its NAME, USER,
+    PASSWORD, HOST, PORT and driver OPTIONS), autocommitted: for the bench programs that read the
+    database beside the site."""
+    db = connections["default"].settings_dict
+    options = {k: v for k, v in (db.get("OPTIONS") or {}).items()
+               if k not in ("pool", "isolation_level", "assume_role", "server_side_binding", "cursor_factory",
+                            "context")}
+    kwargs: dict[str, Any] = {"dbname": db["NAME"], **options, "autocommit": True}
+    for key, name in (("USER", "user"), ("PASSWORD", "password"), ("HOST", "host"), ("PORT", "port")):
+        if db.get(key):
+            kwargs[name] = db[key]
+    return kwargs

@@ -2,7 +2,7 @@
 round trip to PostgreSQL, and every move it does not take is answered by the ORM path as before.
 
 PostgreSQL only: the module is (SQLite keeps the ORM path, which the rest of tests/games covers there).
-Round trips are counted in psycopg (bench/round_trips.py)."""
+Round trips are counted in psycopg and asyncpg (bench/round_trips.py)."""
 
 import pytest
 from channels.db import database_sync_to_async
@@ -237,10 +237,9 @@ async def test_a_move_waits_for_a_busy_pool_instead_of_taking_the_orm_path(setti
     _, live_id, users = await table()
     version = await until_every_seat_moved(live_id, users)
     pool = await move_sql._pool()
-    await pool.wait()
-    held = await pool.getconn()  # the pool's only connection, busy for longer than the wait
+    held = await pool.getconn(timeout=5)  # the pool's only connection, busy for longer than the wait
     loop = asyncio.get_running_loop()
-    loop.call_later(move_sql.WAIT_FOR_CONNECTION + 0.3, lambda: asyncio.ensure_future(pool.putconn(held)))
+    loop.call_later(move_sql.WAIT_FOR_CONNECTION + 0.3, pool.putconn, held)
     before = dict(move_sql.counts)
     started = loop.time()
     trips, new, _, _ = await move(live_id, users, version)

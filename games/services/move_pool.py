@@ -38,6 +38,8 @@ class Held:
     """An open connection and the move's statement prepared on it."""
     conn: Any  # asyncpg.Connection
     statement: Any  # asyncpg.prepared_stmt.PreparedStatement
+    server: int  # its server process's id
+    used: int = 0  # statements it has answered
 
 
 class MovePool:
@@ -94,26 +96,33 @@ class MovePool:
     def putconn(self, held: Held) -> None:
         if held.conn.is_closed():
             self._dropped(held)
-            held = None  # type: ignore[assignment]
-        while self.waiters:
-            waiter = self.waiters.popleft()
-            if not waiter.done():
-                waiter.set_result(held)  # None: the waiter opens a connection of its own
-                return
-        if held is not None:
-            self.idle.append(held)
+            self._hand_over(None)
+        else:
+            self._hand_over(held)
 
     def drop(self, held: Held) -> None:
-        """A connection that failed: closed, and no longer counted."""
+        """A connection that failed: ended, and no longer counted."""
         try:
             held.conn.terminate()
         except Exception:  # noqa: BLE001 - already gone
             logger.debug("terminating a live moves' connection failed", exc_info=True)
-        self.putconn(held)
+        self._dropped(held)
+        self._hand_over(None)
+
+    def _hand_over(self, held: Held | None) -> None:
+        """To the first request still waiting (None: it may open a connection in place of one dropped),
+        else back to the idle ones."""
+        while self.waiters:
+            waiter = self.waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(held)
+                return
+        if held is not None:
+            self.idle.append(held)
 
     def _dropped(self, held: Held) -> None:
         self.opened -= 1
-        self.servers.discard(held.conn.get_server_pid())
+        self.servers.discard(held.server)
 
     async def _open(self) -> Held:
         import asyncpg
@@ -125,9 +134,10 @@ class MovePool:
         except BaseException:
             conn.terminate()
             raise
-        self.servers.add(conn.get_server_pid())
+        held = Held(conn, statement, conn.get_server_pid())
+        self.servers.add(held.server)
         self.held.add(conn)
-        return Held(conn, statement)
+        return held
 
     async def close(self) -> None:
         for waiter in self.waiters:

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import asyncpg
 from django.conf import settings
 from django.db import connections
 
@@ -63,7 +64,8 @@ STATEMENT_TIMEOUT = 10.0  # seconds for the statement's answer; then its outcome
 
 # What happened to the moves offered here, per process (bench/live prints them): "stored", "not_taken"
 # (zero rows: the row moved on), "doubled_id", "error", "resting"; "waited" (stored after every
-# connection had been in use for WAIT_FOR_CONNECTION: the worker is loaded, not the database away).
+# connection had been in use for WAIT_FOR_CONNECTION: the worker is loaded, not the database away) and
+# "retried" (sent again on another connection: the first had been ended while idle).
 counts: collections.Counter = collections.Counter()
 _resting_until = [0.0]
 
@@ -179,56 +181,69 @@ class Stored:
 async def store(row: OrdinaryMove) -> Stored | None:
     """Store the move and the game's new columns in one statement. `Stored`: committed. None: not stored
     here, for whatever reason (the row moved on, a doubled move id, the database unreachable; if the
-    statement's answer was lost it may have been stored): the caller leaves the move to the ORM path."""
-    import asyncpg
+    statement's answer was lost it may have been stored): the caller leaves the move to the ORM path.
 
+    A connection that had served before and fails (the server ended it while it sat idle: a restart, an
+    administrator) is dropped and the statement sent once more on another: it checks the version, so a
+    first one that did commit only makes the second find the row moved on."""
     if time.monotonic() < _resting_until[0]:
         counts["resting"] += 1
         return None
-    pool: move_pool.MovePool | None = None
-    held: move_pool.Held | None = None
+    live_id = row.move.live_game_id
     try:
         pool = await _pool()
         values = parameters(row)
-        try:
-            held = await pool.getconn(timeout=WAIT_FOR_CONNECTION)
-        except TimeoutError:
-            # Every connection open and in use: the worker is loaded (its event loop runs late, so each
-            # statement holds its connection longer), not the database away. The move waits its turn
-            # here: the ORM path would cost the loaded worker several times the CPU (a cascade).
-            if not pool.all_busy:
+        args = [values[name] for name in statement()[1]]
+        for again in (False, True):
+            held = await _connection(pool)
+            try:
+                answer = await held.statement.fetchrow(*args, timeout=STATEMENT_TIMEOUT)
+            except asyncpg.UniqueViolationError:  # the seat's client move id is used: the ORM path says how
+                pool.putconn(held)
+                counts["doubled_id"] += 1
+                return None
+            except _CONNECTION_ERRORS as error:
+                pool.drop(held)
+                if held.used and not again and not isinstance(error, TimeoutError):
+                    counts["retried"] += 1
+                    continue
                 raise
-            counts["waited"] += 1
-            held = await pool.getconn(timeout=WAIT_WHEN_BUSY)
-        answer = await held.statement.fetchrow(*[values[name] for name in statement()[1]],
-                                               timeout=STATEMENT_TIMEOUT)
-    except asyncpg.UniqueViolationError:  # the seat's client move id is used: the ORM path says how
-        counts["doubled_id"] += 1
-        return None
-    except (OSError, TimeoutError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
-            asyncpg.CannotConnectNowError, asyncpg.TooManyConnectionsError) as error:
+            except asyncpg.PostgresError:
+                pool.putconn(held)
+                counts["error"] += 1
+                logger.exception("one-statement move at live game %s failed", live_id)
+                return None
+            except BaseException:  # cancelled mid-statement: the connection's state is unknown
+                pool.drop(held)
+                raise
+            held.used += 1
+            pool.putconn(held)
+            counts["stored" if answer is not None else "not_taken"] += 1
+            return None if answer is None else Stored(first_own_move=not answer[0])
+    except _CONNECTION_ERRORS as error:
         counts["error"] += 1
         _resting_until[0] = time.monotonic() + REST_AFTER_ERROR
         logger.warning("one-statement move at live game %s not taken: database unreachable (%s)",
-                       row.move.live_game_id, error.__class__.__name__, exc_info=True)
-        if held is not None and pool is not None:
-            pool.drop(held)
-            held = None
-        return None
-    except asyncpg.PostgresError:
-        counts["error"] += 1
-        logger.exception("one-statement move at live game %s failed", row.move.live_game_id)
-        return None
-    except asyncio.CancelledError:  # the caller went away mid-statement: the connection's state is unknown
-        if held is not None and pool is not None:
-            pool.drop(held)
-            held = None
-        raise
-    finally:
-        if held is not None and pool is not None:
-            pool.putconn(held)
-    counts["stored" if answer is not None else "not_taken"] += 1
-    return None if answer is None else Stored(first_own_move=not answer[0])
+                       live_id, error.__class__.__name__, exc_info=True)
+    return None
+
+
+_CONNECTION_ERRORS = (OSError, TimeoutError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
+                      asyncpg.InternalClientError, asyncpg.exceptions.OperatorInterventionError,
+                      asyncpg.TooManyConnectionsError)
+
+
+async def _connection(pool: move_pool.MovePool) -> move_pool.Held:
+    try:
+        return await pool.getconn(timeout=WAIT_FOR_CONNECTION)
+    except TimeoutError:
+        # Every connection open and in use: the worker is loaded (its event loop runs late, so each
+        # statement holds its connection longer), not the database away. The move waits its turn here:
+        # the ORM path would cost the loaded worker several times the CPU (a cascade).
+        if not pool.all_busy:
+            raise
+        counts["waited"] += 1
+        return await pool.getconn(timeout=WAIT_WHEN_BUSY)
 
 
 # ---- the pool: one per event loop (a worker has one) ----------------------------------------------------

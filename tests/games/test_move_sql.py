@@ -248,3 +248,31 @@ async def test_a_move_waits_for_a_busy_pool_instead_of_taking_the_orm_path(setti
     assert move_sql.counts["waited"] == before.get("waited", 0) + 1
     assert move_sql.counts["stored"] == before.get("stored", 0) + 1
     assert move_sql.counts["error"] == before.get("error", 0) and move_sql.counts["resting"] == before.get("resting", 0)
+
+
+async def test_a_connection_the_server_ended_is_replaced(monkeypatch):
+    """PostgreSQL ends the pool's idle connections (a restart, an administrator) and the worker has not
+    noticed yet: the next move's statement fails on it, is sent again on a new connection and stored in
+    one statement all the same, with no rest."""
+    from asyncpg.connection import Connection
+
+    _, live_id, users = await table()
+    version = await until_every_seat_moved(live_id, users)
+    pool = await move_sql._pool()
+    ended = sorted(pool.servers)
+    assert ended
+
+    def terminate():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s) AS pid", [ended])
+
+    await database_sync_to_async(terminate)()
+    monkeypatch.setattr(Connection, "is_closed", lambda self: False)  # not noticed yet
+    before = dict(move_sql.counts)
+    trips, new, _, _ = await move(live_id, users, version)
+    monkeypatch.undo()
+    assert new == version + 1 and move_sql.counts["retried"] == before.get("retried", 0) + 1
+    if not hand_over(live_id, new):
+        assert move_sql.counts["stored"] == before.get("stored", 0) + 1
+    assert move_sql.counts["error"] == before.get("error", 0) and move_sql.counts["resting"] == before.get("resting", 0)
+    assert pool.servers and not pool.servers & set(ended)

@@ -191,6 +191,8 @@ def test_one_of_two_workers_killed_mid_round(live_asgi_workers):  # noqa: F811 (
     if v1 == acked1 + 1:  # sending the move in flight again is recognised, not applied twice
         table1[0].sock.send({"type": "move", "version": acked1, "action": in_flight, "id": "in-flight"})
         assert table1[0].until(lambda m: m["type"] == "error")["code"] == "already_played"
+    # p1 (on B) is sent the move A stored and never broadcast: B's check for missed changes finds it
+    catch_up(table1, v1)
 
     # q0's socket died too and q0 stays away: the table sees the seat away once A's heartbeat is missed
     table2[0].close()

@@ -24,18 +24,18 @@ import dataclasses
 import threading
 from dataclasses import dataclass
 
-import cachetools
 from django.db import transaction
 
 from games import engine
 from games.models import LiveGame, LiveMove
+from games.services.recent import Recent
 
 CHECKPOINT_EVERY = 100  # engine actions between stored checkpoints: bounds what a cold load replays
 TABLES_KEPT = 4096  # newest games kept per process (an evicted one is loaded again from its log)
 
-_games: cachetools.LRUCache = cachetools.LRUCache(TABLES_KEPT)  # live id -> (version, engine.Game)
-_facts: cachetools.LRUCache = cachetools.LRUCache(TABLES_KEPT)  # live id -> TableFacts
-_lock = threading.Lock()
+_games = Recent(TABLES_KEPT)  # live id -> (version, engine.Game)
+_facts = Recent(TABLES_KEPT)  # live id -> TableFacts
+_lock = threading.Lock()  # for what reads and then writes (each `Recent` locks its own writes)
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,7 @@ def facts_of(live: LiveGame) -> TableFacts:
 
 
 def facts(live_id: int) -> TableFacts | None:
-    with _lock:
-        return _facts.get(live_id)
+    return _facts.get(live_id)
 
 
 def take(live_id: int, version: int) -> engine.Game | None:
@@ -73,7 +72,7 @@ def take(live_id: int, version: int) -> engine.Game | None:
         found = _games.get(live_id)
         if found is None or found[0] > version:  # a newer game stays for the moves that act on it
             return None
-        del _games[live_id]
+        _games.pop(live_id)
     return found[1] if found[0] == version else None
 
 
@@ -87,7 +86,7 @@ def keep(live_id: int, version: int, game: engine.Game, facts: TableFacts | None
     with _lock:
         held = _games.get(live_id)
         if held is None or held[0] < version:
-            _games[live_id] = (version, game)
+            _games.put(live_id, (version, game))
         if facts is not None:
             _keep_facts(facts)
 
@@ -102,7 +101,7 @@ def keep_facts(live: LiveGame) -> None:
 def _keep_facts(facts: TableFacts) -> None:
     known = _facts.get(facts.live_id)
     if known is None or known.version <= facts.version:
-        _facts[facts.live_id] = facts
+        _facts.put(facts.live_id, facts)
 
 
 def checkpoint_stored(live_id: int, version: int) -> None:
@@ -111,13 +110,12 @@ def checkpoint_stored(live_id: int, version: int) -> None:
     with _lock:
         known = _facts.get(live_id)
         if known is not None and known.checkpoint_version < version:
-            _facts[live_id] = dataclasses.replace(known, checkpoint_version=version)
+            _facts.put(live_id, dataclasses.replace(known, checkpoint_version=version))
 
 
 def forget_facts(live_id: int) -> None:
     """Forget what this process knows of table `live_id`'s row (its next move reads it again)."""
-    with _lock:
-        _facts.pop(live_id, None)
+    _facts.pop(live_id, None)
 
 
 def forget_all() -> None:

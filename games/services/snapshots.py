@@ -25,6 +25,7 @@ from django.utils import timezone
 from games import engine
 from games.models import LiveGame, LiveMove
 from games.services import fairness, game_log
+from games.services.recent import Recent
 from games.services.seats import SeatHolder, hand_seat_of, seat_holders, seat_of_user
 
 if TYPE_CHECKING:
@@ -100,29 +101,8 @@ def stored_move_of(move: LiveMove | MoveRow) -> StoredMove:
 
 # ---- the per-process cache ---------------------------------------------------------------------------
 
-class _Cache:
-    """A least-recently-used cache that threads share (the database threads fill it, the event loop
-    reads it)."""
-
-    def __init__(self, size: int) -> None:
-        self.items: cachetools.LRUCache = cachetools.LRUCache(size)
-        self.lock = threading.Lock()
-
-    def get(self, key):
-        with self.lock:
-            return self.items.get(key)
-
-    def put(self, key, value) -> None:
-        with self.lock:
-            self.items[key] = value
-
-    def clear(self) -> None:
-        with self.lock:
-            self.items.clear()
-
-
-_snapshots = _Cache(1024)
-_moves = _Cache(8192)
+_snapshots = Recent(1024)
+_moves = Recent(8192)
 
 
 def remember(snapshot: Snapshot, moves: list[StoredMove]) -> None:

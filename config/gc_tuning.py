@@ -15,13 +15,16 @@ everything at once; the younger generations' collections still free the referenc
 collection never walks it. Measured in the 500-table bench (docs/performance.md): the full collection
 every ten minutes pauses a worker for about half a second; between them, no collection took 100 ms.
 
-The youngest generation is collected after 50,000 new container objects, not CPython's 700: under load a
+The youngest generation is collected after 2,000 new container objects, not CPython's 700: under load a
 worker holds every move in flight for tens of milliseconds (its messages, frames and tasks), so at 700
 most of them were still alive at each collection, walked and moved to the older generation, whose
-collections then walked them again. Measured in bench/live at 50 tables x 4 (three alternating pairs of
-runs each): the workers' CPU per move 1.55 ms at 700, 1.47-1.48 ms at 10,000-20,000, 1.44 ms at 50,000;
-no difference at 10 tables. A collection of the youngest generation walks at most that many objects,
-about a millisecond. ``GC_TUNING=0`` keeps CPython's defaults; ``GC_FULL_SECONDS`` sets the interval.
+collections then walked them again. Larger is not better: generation 1 is collected after ten of
+generation 0's, and walks all they left, so its pauses grow with the threshold. Measured in bench/live on
+one machine, the same code (docs/performance.md): at human pace (500 tables x 4 and 500 spectators) p99
+from a move to its table 196 ms at 700, 146 ms at 2,000, 252 ms at 10,000 (generation 1's collections
+60-160 ms of CPU each); at 50 tables x 4, the workers' CPU per move 2.25-2.60 ms at 2,000 and 2.63-2.89 ms
+at 10,000 (relay 0.63-0.84 ms in the same runs). ``GC_GEN0_THRESHOLD`` sets it; ``GC_TUNING=0`` keeps
+CPython's defaults; ``GC_FULL_SECONDS`` sets the full collections' interval.
 """
 
 from __future__ import annotations
@@ -30,9 +33,9 @@ import gc
 import importlib
 import threading
 
-from config.environment import number, yes_no
+from config.environment import number, whole_number, yes_no
 
-GEN0_THRESHOLD = 50_000
+GEN0_THRESHOLD = 2_000  # the default of GC_GEN0_THRESHOLD
 NO_FULL_OF_ITS_OWN = 1_000_000_000  # generation 2's threshold: collections of generation 1 before a full one
 FULL_SECONDS = 600.0
 # Modules the first socket or request would import lazily: loaded here so they are frozen too.
@@ -51,7 +54,8 @@ def tune() -> bool:
     gc.collect()
     gc.freeze()
     _, gen1, _ = gc.get_threshold()
-    gc.set_threshold(GEN0_THRESHOLD, gen1, NO_FULL_OF_ITS_OWN)
+    gen0 = whole_number("GC_GEN0_THRESHOLD", GEN0_THRESHOLD, minimum=100)
+    gc.set_threshold(gen0, gen1, NO_FULL_OF_ITS_OWN)
     every = number("GC_FULL_SECONDS", FULL_SECONDS, minimum=1.0)
     if not _started:
         thread = threading.Thread(target=collect_every, args=(every,), daemon=True, name="full-collections")

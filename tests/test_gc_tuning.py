@@ -27,6 +27,11 @@ def test_loading_the_asgi_application_freezes_what_it_loaded():
     assert frozen > 10_000  # Django, the apps and the engine: far more objects than a bare interpreter
 
 
+def test_the_youngest_generations_threshold_comes_from_the_environment():
+    threshold, _ = _probe(GC_TUNING="1", GC_GEN0_THRESHOLD="5000")
+    assert threshold[0] == 5000
+
+
 def test_gc_tuning_off_keeps_cpythons_defaults():
     threshold, frozen = _probe(GC_TUNING="0")
     assert frozen == 0

@@ -25,7 +25,8 @@ over the workers in turn, or every socket of a table routed to one worker by a h
 
 Printed per phase: moves/s, p50/p95/p99 of the mover's send→ack time and of send→every other socket of
 the table has that version, errors, frame sizes, the pongs' p99, the CPU and memory of the server processes (from
-/proc; local PostgreSQL and Redis too) and of the harness itself. After the game phase it checks that
+/proc; local PostgreSQL and Redis too) and of the harness itself. With both phases, the game's ratios to the relay: moves/s,
+the workers' CPU per stored move and their memory per socket. After the game phase it checks that
 the database's player moves are exactly the acknowledged ones (none lost, none doubled), that every
 socket saw every version once and in order, and that no socket received a card its seat did not own.
 Exit status 1 if a check fails. `BENCH_GC_LOG=1` makes the server log every garbage collection over

@@ -203,6 +203,10 @@ def main(argv: list[str] | None = None) -> int:
     acked = sum(len(c.acked) for c in clients)
     if len(rows) > 1 and rows[1]["moves_per_s"]:
         print(f"ratio  game/relay moves/s {rows[0]['moves_per_s'] / rows[1]['moves_per_s']:.2f}")
+        cpu = [row.get("cpu_ms_per_move", {}).get("workers") for row in rows[:2]]
+        if None not in cpu and cpu[1] > 0:
+            print(f"ratio  game/relay workers' CPU per stored move {cpu[0]:.2f} / {cpu[1]:.2f} ms = "
+                  f"{cpu[0] / cpu[1]:.2f}")
         memory = [row.get("socket_memory", {}).get("kib_per_socket") for row in rows[:2]]
         if None not in memory and memory[1] > 0:
             print(f"ratio  game/relay workers' memory per socket {memory[0]:.0f} / {memory[1]:.0f} KiB = "

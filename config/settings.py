@@ -114,7 +114,7 @@ if _POOL and _POOL["max_size"] < LIVE_DB_THREADS:
     raise ImproperlyConfigured(
         f"DATABASE_POOL_MAX_SIZE={_POOL['max_size']} is below LIVE_DB_THREADS={LIVE_DB_THREADS}: each live "
         "database thread holds a connection during its call; raise the pool or lower LIVE_DB_THREADS.")
-# Connections per process of the live moves' own pool (psycopg's async pool, on the event loop): on
+# Connections per process of the live moves' own (asyncpg, on the event loop: games/services/move_pool.py): on
 # PostgreSQL an ordinary move is stored in one statement through it (games/services/move_sql.py); 0 sends
 # every move through the ORM path on the database threads above.
 LIVE_MOVE_SQL_CONNECTIONS = whole_number("LIVE_MOVE_SQL_CONNECTIONS", 8, minimum=0)

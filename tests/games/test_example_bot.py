@@ -22,7 +22,9 @@ SHORT_GAME_TARGET = 1  # the first hand's winner wins the game: short games, sti
 # Server settings per test, beyond the next hand dealt at once.
 SERVER_SETTINGS = {
     "test_two_example_bots_check_in_for_a_league_and_play_its_table": {"BOT_STREAM_RECHECK_SECONDS": 0.5},
-    "test_an_example_bot_past_the_rate_limit_waits_and_plays_on": {"LIVE_SOCKET_RATE_LIMIT": [3, 1.0]},
+    # The server's bot answers at once: the bot under test then sends several moves a second in any hand.
+    "test_an_example_bot_past_the_rate_limit_waits_and_plays_on": {"LIVE_SOCKET_RATE_LIMIT": [3, 1.0],
+                                                                   "LIVE_BOT_THINK_SECONDS": [0.0, 0.0]},
 }
 
 

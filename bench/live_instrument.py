@@ -6,7 +6,7 @@ Each process counts its round trips (`bench.round_trips`), those made inside the
 it (`games.services.move_sql.counts`), and the CPU time its garbage collections took (`gc.callbacks`, each
 collection's thread CPU time; those of 10 ms or more kept with their moment), and writes them to
 `<dir>/<pid>.json` every 0.2 s; the harness adds the files up at the start and the end of a phase
-(`read_round_trips`).
+(`read_round_trips`), keeping each long collection's process.
 """
 
 from __future__ import annotations
@@ -96,5 +96,5 @@ def read_round_trips(folder: str | Path) -> dict:
         if "gc" in data:
             out["gc"]["seconds"] += data["gc"]["seconds"]
             out["gc"]["collections"] += data["gc"]["collections"]
-            out["gc"]["pauses"] += [tuple(p) for p in data["gc"]["pauses"]]
+            out["gc"]["pauses"] += [(*p, int(path.stem)) for p in data["gc"]["pauses"]]  # (at, took, pid)
     return out

@@ -38,6 +38,23 @@ def test_gc_tuning_off_keeps_cpythons_defaults():
     assert threshold[0] == 700  # CPython's default
 
 
+SWEEPER_PROBE = (
+    "import gc, json, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings'); import django; "
+    "django.setup(); from games.management.commands import run_sweeper\n"
+    "async def probe(pause):\n    print(json.dumps([gc.get_threshold(), gc.get_freeze_count()]))\n"
+    "run_sweeper.sweep_forever = probe\n"
+    "from django.core.management import call_command; call_command('run_sweeper')")
+
+
+def test_the_sweeper_process_collects_as_the_workers_do():
+    """`manage.py run_sweeper` is a long-running server process too: its loop starts with the heap frozen and
+    no full collection of its own accord."""
+    out = subprocess.run([sys.executable, "-c", SWEEPER_PROBE], cwd=ROOT, env={**os.environ, "GC_TUNING": "1"},
+                         capture_output=True, text=True, check=True)
+    threshold, frozen = json.loads(next(line for line in out.stdout.splitlines() if line.startswith("[")))
+    assert threshold == [gc_tuning.GEN0_THRESHOLD, 10, gc_tuning.NO_FULL_OF_ITS_OWN]
+    assert frozen > 10_000
+
 
 class Node:
     """A tracked object that can sit in a reference cycle."""

@@ -62,9 +62,10 @@ def report(name: str, stats: Stats, elapsed: float, moves: int, usage: dict) -> 
         g = usage["gc"]
         row["gc_ms_per_move"] = g["seconds"] * 1000 / moves
         row["gc_longest_ms"] = g["longest"] * 1000
+        row["gc_longest_in_workers_ms"] = g["longest_in_workers"] * 1000
         print(f"       garbage collection (server processes, their CPU): {row['gc_ms_per_move']:.2f} ms per move in "
-              f"{g['collections']} collections, the longest {row['gc_longest_ms']:.0f} ms, {g['over_100ms']} of 100 ms "
-              "or more")
+              f"{g['collections']} collections, the longest {row['gc_longest_ms']:.0f} ms (in a worker "
+              f"{row['gc_longest_in_workers_ms']:.0f} ms), {g['over_100ms']} of 100 ms or more")
     print(f"       machine: CPUs busy {usage['machine_busy']:.0%} of one core's worth (all programs, /proc/stat), "
           f"load average {usage['load_average'][0]:.1f} -> {usage['load_average'][1]:.1f}; "
           f"the workers' threads were runnable but waiting for a CPU {usage['workers_waiting_for_cpu']:.0%} "

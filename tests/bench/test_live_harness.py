@@ -47,6 +47,7 @@ def test_harness_plays_one_small_table_end_to_end_and_its_checks_pass(capsys):
     assert game["workers_waiting_for_cpu"] >= 0
     # the server processes' garbage collections during the timed phase: their CPU time and longest pause
     assert game["gc"]["collections"] > 0 and game["gc_ms_per_move"] > 0 and game["gc_longest_ms"] >= 0
+    assert 0 <= game["gc_longest_in_workers_ms"] <= game["gc_longest_ms"]  # the workers' own, apart from the sweeper's
     # the issue's targets are ratios to the relay in the same run: printed by the run
     workers = game["cpu_ms_per_move"]["workers"], relay["cpu_ms_per_move"]["workers"]
     assert (f"workers' CPU per stored move {workers[0]:.2f} / {workers[1]:.2f} ms = {workers[0] / workers[1]:.2f}"

@@ -291,3 +291,20 @@ async def test_the_statement_stays_prepared_on_the_server():
     finally:
         pool.putconn(held)
     assert len(rows) == 1 and rows[0][0] >= held.used
+
+
+def test_the_statements_bench_stores_its_moves_through_the_sites_path(capsys):
+    """bench/move_statement.py: the statement through psycopg, then through `move_sql.store` as a worker runs
+    it; every one of its moves is stored, and it prints what each cost."""
+    from bench import move_statement
+
+    game, users = make_tournament_game(3)
+    live = live_game_for(game, seed=11)
+    user_id, action = turn(live.pk, live.version)
+    submit_move(live.pk, {u.pk: u for u in users}[user_id], live.version, action)
+    before = LiveMove.objects.filter(live_game_id=live.pk).count()
+    move_statement.main(5)
+    out = capsys.readouterr().out
+    assert LiveMove.objects.filter(live_game_id=live.pk).count() == before + 5 + 6  # psycopg's, then the site's
+    assert "ms of the session's CPU each" in out
+    assert "the site's path (move_sql.store, asyncpg):" in out and "us of this process's CPU each" in out

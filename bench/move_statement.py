@@ -32,7 +32,6 @@ def main(n: int) -> None:
 
     django.setup()
     import psycopg
-    from django.utils import timezone
 
     from games.models import LiveGame, LiveMove
     from games.services import move_sql
@@ -46,13 +45,8 @@ def main(n: int) -> None:
     version = live.version
     started, clock = session_cpu(pid), time.perf_counter()
     for _ in range(n):
-        move = LiveMove(live_game_id=live.pk, version=version + 1, hand_number=model.hand_number, seat=model.seat,
-                        actor=model.actor, user_id=model.user_id, action=model.action, events=model.events,
-                        hand_seats=model.hand_seats, client_move_id=f"bench-{version + 1}", via_token=False)
-        row = move_sql.OrdinaryMove(move, live.seats_version, None, list(live.missed_turns),
-                                    list(live.bot_takeover), None, timezone.now())
         sql, names = move_sql.statement()
-        values = move_sql.parameters(row)
+        values = move_sql.parameters(_move(live, model, version + 1))
         cursor = psycopg.RawCursor(conn)
         cursor.execute(sql, [values[name] for name in names], prepare=True)
         assert cursor.rowcount == 1, "the game's row moved on meanwhile"
@@ -71,30 +65,33 @@ def main(n: int) -> None:
           f"({wall / n * 1000:.3f} ms wall), {n} in a row")
 
 
-async def _through_the_site(live, model, version: int, n: int) -> tuple[float, float]:
-    """(this process's CPU seconds, wall seconds) for `n` moves stored by `move_sql.store`, one after another."""
+def _move(live, model, version: int):
+    """`model`'s move again as the move to `version` of `live`, with the game row's columns as they are."""
     from django.utils import timezone
 
     from games.models import LiveMove
     from games.services import move_sql
 
-    def row(version: int) -> move_sql.OrdinaryMove:
-        move = LiveMove(live_game_id=live.pk, version=version, hand_number=model.hand_number, seat=model.seat,
-                        actor=model.actor, user_id=model.user_id, action=model.action, events=model.events,
-                        hand_seats=model.hand_seats, client_move_id=f"bench-{version}", via_token=False)
-        return move_sql.OrdinaryMove(move, live.seats_version, None, list(live.missed_turns),
-                                     list(live.bot_takeover), None, timezone.now())
+    move = LiveMove(live_game_id=live.pk, version=version, hand_number=model.hand_number, seat=model.seat,
+                    actor=model.actor, user_id=model.user_id, action=model.action, events=model.events,
+                    hand_seats=model.hand_seats, client_move_id=f"bench-{version}", via_token=False)
+    return move_sql.OrdinaryMove(move, live.seats_version, None, list(live.missed_turns), list(live.bot_takeover),
+                                 None, timezone.now())
+
+
+async def _through_the_site(live, model, version: int, n: int) -> tuple[float, float]:
+    """(this process's CPU seconds, wall seconds) for `n` moves stored by `move_sql.store`, one after another."""
+    from games.services import move_sql
 
     version += 1
-    assert await move_sql.store(row(version)) is not None, "the game's row moved on meanwhile"  # connects
-    rows = [row(version + i) for i in range(1, n + 1)]  # built before the clock starts: the statement alone
+    assert await move_sql.store(_move(live, model, version)) is not None, "the game's row moved on meanwhile"
+    rows = [_move(live, model, version + i) for i in range(1, n + 1)]  # built before the clock: the statement alone
     cpu, clock = time.process_time(), time.perf_counter()
     for each in rows:
         assert await move_sql.store(each) is not None, "the game's row moved on meanwhile"
     cpu, wall = time.process_time() - cpu, time.perf_counter() - clock
     await move_sql.close()
     return cpu, wall
-
 
 if __name__ == "__main__":
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 3000)

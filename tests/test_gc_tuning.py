@@ -14,8 +14,9 @@ PROBE = ("import gc, json, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', '
          "import config.asgi; print(json.dumps([gc.get_threshold(), gc.get_freeze_count()]))")
 
 
-def _probe(**env) -> tuple[list[int], int]:
-    out = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env={**os.environ, **env},
+def _probe(code: str = PROBE, **env) -> tuple[list[int], int]:
+    """(thresholds, frozen objects) that `code` prints as its last line, run in a fresh interpreter."""
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**os.environ, **env},
                          capture_output=True, text=True, check=True)
     threshold, frozen = json.loads(out.stdout.strip().splitlines()[-1])
     return threshold, frozen
@@ -49,9 +50,7 @@ SWEEPER_PROBE = (
 def test_the_sweeper_process_collects_as_the_workers_do():
     """`manage.py run_sweeper` is a long-running server process too: its loop starts with the heap frozen and
     no full collection of its own accord."""
-    out = subprocess.run([sys.executable, "-c", SWEEPER_PROBE], cwd=ROOT, env={**os.environ, "GC_TUNING": "1"},
-                         capture_output=True, text=True, check=True)
-    threshold, frozen = json.loads(next(line for line in out.stdout.splitlines() if line.startswith("[")))
+    threshold, frozen = _probe(SWEEPER_PROBE, GC_TUNING="1")
     assert threshold == [gc_tuning.GEN0_THRESHOLD, 10, gc_tuning.NO_FULL_OF_ITS_OWN]
     assert frozen > 10_000
 

@@ -17,6 +17,7 @@ from django.db import DatabaseError, InterfaceError
 from access_tokens import socket_watch
 from access_tokens.models import PLAY_TABLES
 from games import db_threads, signals
+from games.direct_send import DirectSendMixin
 from games.frame_encoding import encode
 from games.models import LiveGame
 from games.services import (
@@ -32,7 +33,7 @@ from games.services import (
 )
 from games.services.broadcast import table_group_name
 from games.services.moves import STALE, UNAVAILABLE, MoveRefused, player_returned
-from games.services.seats import viewer_of
+from games.services.seats import resolved_user, viewer_of
 from games.services.socket_moves import play_move
 from games.services.update_frames import Sent, sent_in, update_frames
 from games.socket_limits import FrameLimitsMixin, player_rate, reader_rate
@@ -97,7 +98,7 @@ def _returned(live_id: int, user, via_token: bool) -> bool:
     return player_returned(live_id, user, via_token=via_token)
 
 
-class GameConsumer(FrameLimitsMixin, AsyncWebsocketConsumer):
+class GameConsumer(DirectSendMixin, FrameLimitsMixin, AsyncWebsocketConsumer):
     """One socket at a live table. Role and seat are decided by the database on every message and every
     change (an organizer may replace a player while the socket is open)."""
 
@@ -123,7 +124,7 @@ class GameConsumer(FrameLimitsMixin, AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.live_id = int(self.scope["url_route"]["kwargs"]["live_game_id"])
-        self.user = self.scope.get("user")
+        self.user = resolved_user(self.scope.get("user"))
         self.viewer = viewer_of(self.user)  # who this socket's updates are for (`game_changed`)
         # Opened with a personal access token (access_tokens.websocket): the player's bot; its moves are marked.
         self.via_token = self.scope.get("access_token_id") is not None
@@ -213,7 +214,10 @@ class GameConsumer(FrameLimitsMixin, AsyncWebsocketConsumer):
         if self.closed:
             return
         try:
-            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+            if text_data is not None and bytes_data is None and not close:
+                await self.send_text(text_data)  # the usual frame (`games.direct_send`)
+            else:
+                await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
         except (OSError, Disconnected):
             self.closed = True
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.apps import apps
 from django.db import connection
 from django.db.models import F
+from django.utils.functional import LazyObject, empty
 
 from games import engine
 from games.models import LiveGame
@@ -108,6 +109,14 @@ class Viewer:
     @property
     def is_authenticated(self) -> bool:
         return self.pk is not None
+
+
+def resolved_user(user):
+    """The user behind Channels' lazy `scope["user"]` once its middleware has resolved it (else `user`
+    itself): a socket reads its user's `pk` and `is_authenticated` on every move and update, each a trip
+    through `LazyObject` otherwise."""
+    wrapped = getattr(user, "_wrapped", None) if isinstance(user, LazyObject) else None
+    return user if wrapped is None or wrapped is empty else wrapped
 
 
 def viewer_of(user) -> Viewer:

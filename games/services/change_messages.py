@@ -112,8 +112,10 @@ def remember_change(data: dict[str, Any]) -> None:
         logger.warning("change %s of live game %s does not replay on this process's version %s",
                        version, live_id, before.version, exc_info=True)
         return
-    fields = {name: getattr(before, name) for name in FIELDS} if data.get("ordinary") else {}
-    fields.update((name, _decoded(name, value)) for name, value in data["fields"].items())
-    snapshots.remember_replayed(Snapshot(live_id, version, game=game, **fields))
+    fields = {name: _decoded(name, value) for name, value in data["fields"].items()}
+    if data.get("ordinary"):  # every other field is the version before's
+        snapshots.remember_replayed(snapshots.moved_on(before, version=version, game=game, built={}, **fields))
+    else:
+        snapshots.remember_replayed(Snapshot(live_id, version, game=game, **fields))
     if data["checkpoint"]:  # the deal stored the whole state at this version (`game_log.needs_checkpoint`)
         game_log.checkpoint_stored(live_id, version)

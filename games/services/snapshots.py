@@ -15,7 +15,7 @@ seat) or the spectator view, and each event through `TableEvent.for_seat(hand_se
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +62,23 @@ class Snapshot:
 
     def seat_of(self, user) -> int | None:
         return seat_of_user(self.holders, user)
+
+
+_FIELDS = frozenset(f.name for f in fields(Snapshot))
+
+
+def moved_on(snap: Snapshot, **changes: Any) -> Snapshot:
+    """`dataclasses.replace(snap, **changes)` for the snapshot of a table's next version, at a quarter of
+    its cost (5 us): a frozen dataclass's `__init__` sets each of its twenty fields through
+    `object.__setattr__`, and `replace` reads them all through `fields()` first. Pass `built={}`: the
+    new version shares nothing built for the old one."""
+    if not changes.keys() <= _FIELDS:
+        raise TypeError(f"Snapshot has no field {', '.join(sorted(changes.keys() - _FIELDS))}")
+    new = object.__new__(Snapshot)
+    state = new.__dict__
+    state.update(snap.__dict__)
+    state.update(changes)
+    return new
 
 
 @dataclass(frozen=True)

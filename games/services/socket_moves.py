@@ -11,7 +11,6 @@ database thread (`games.db_threads`), which answers every refusal as it always h
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from dataclasses import dataclass
 from datetime import datetime
@@ -138,9 +137,9 @@ def _apply_ordinary(facts: game_log.TableFacts, snap: snapshots.Snapshot, game: 
                             [e.to_dict() for e in events], live.hand_seats, client_move_id, via_token, now)
     row = move_sql.OrdinaryMove(move, facts.seats_version, live.deadline, live.missed_turns, live.bot_takeover,
                                 live.arrived if live.arrival_until is not None else None, now)
-    after = dataclasses.replace(snap, version=version, game=game.copy(), deadline=live.deadline,
-                                missed_turns=live.missed_turns, bot_takeover=live.bot_takeover,
-                                arrived=tuple(live.arrived), built={})
+    after = snapshots.moved_on(snap, version=version, game=game.copy(), deadline=live.deadline,
+                               missed_turns=live.missed_turns, bot_takeover=live.bot_takeover,
+                               arrived=tuple(live.arrived), built={})
     return _Ready(row, game, after, snapshots.stored_move_of(move), facts.watch_group)
 
 

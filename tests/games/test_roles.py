@@ -185,3 +185,43 @@ def test_a_consumer_far_behind_gets_a_full_state():
     assert snap.version == newest and [m.version for m in moves] == list(range(newest - snapshots.LOG_MOVES + 1,
                                                                                   newest + 1))  # its log
     assert len(snapshots.state_message(snap, None, moves)["log"]) == snapshots.LOG_MOVES
+
+
+def test_a_move_through_the_orm_reads_the_seats_only_when_they_may_have_changed():
+    """A move on the ORM path (a hand's end, a move the one statement did not take) uses the holders this
+    process read with the row's `seats_version`; after a seat changes hands it reads them again, and the
+    replaced player may no longer act."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import engine
+    from games.services.moves import MoveRefused, submit_move
+    from tests.games.factories import make_tournament_game
+    from tournament.services.live_tables import live_game_for
+
+    tgame, users = make_tournament_game(4)
+    live = live_game_for(tgame, seed=11)
+
+    def next_move():
+        live.refresh_from_db()
+        state = engine.Game.from_dict(live.state)
+        seat = live.hand_seats[state.hand.turn]
+        action = engine.legal_actions(state.hand, state.hand.turn)[0].to_dict()
+        del action["seat"]
+        return seat, action
+
+    def seat_reads(seat, action, user=None):
+        with CaptureQueriesContext(connection) as queries:
+            submit_move(live.pk, user or users[seat], live.version, action, f"s-{live.version}")
+        return sum('"tournament_seat"' in q["sql"] or "tournament_seat s" in q["sql"] for q in queries)
+
+    assert seat_reads(*next_move()) == 0  # this process dealt the hand: it holds the table as it read it
+    assert seat_reads(*next_move()) == 0
+    snapshots.forget_all()  # as a process that never saw the table
+    assert seat_reads(*next_move()) == 1
+    seat, action = next_move()
+    substitute = replace_player.func(tgame, seat)  # as the tournament replaces a player (outside this process)
+    with pytest.raises(MoveRefused) as refused:
+        submit_move(live.pk, users[seat], live.version, action, "s-replaced")
+    assert refused.value.code == "forbidden"
+    assert seat_reads(seat, action, substitute) == 1  # read again: a seat changed hands

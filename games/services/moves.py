@@ -107,8 +107,8 @@ def engine_game(live: LiveGame) -> engine.Game:
 def current_holders(live: LiveGame) -> list[SeatHolder]:
     """The seat holders of the locked `live`: this process's, when it holds the table at this version and
     no seat has changed hands since it read them (the row's `seats_version` is the one it read with them,
-    as the one-statement move trusts them: `socket_moves`); else read (`seat_holders`: a query, a hand's
-    end being about one in twelve of its queries)."""
+    as the one-statement move trusts them: `socket_moves`); else read (`seat_holders`: one more query
+    under the row's lock)."""
     facts = game_log.facts(live.pk)
     if facts is not None and facts.seats_version == live.seats_version:
         snap = snapshots.snapshot_at(live.pk, live.version)

@@ -115,8 +115,9 @@ def resolved_user(user):
     """The user behind Channels' lazy `scope["user"]` once its middleware has resolved it (else `user`
     itself): a socket reads its user's `pk` and `is_authenticated` on every move and update, each a trip
     through `LazyObject` otherwise."""
-    wrapped = getattr(user, "_wrapped", None) if isinstance(user, LazyObject) else None
-    return user if wrapped is None or wrapped is empty else wrapped
+    if isinstance(user, LazyObject) and user._wrapped is not empty:
+        return user._wrapped
+    return user
 
 
 def viewer_of(user) -> Viewer:

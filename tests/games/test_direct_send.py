@@ -3,6 +3,7 @@ once (`seats.resolved_user`), a frame is read with orjson (`strict_json`) and a 
 without `dataclasses.replace` (`snapshots.moved_on`): each as it was, only cheaper."""
 
 import dataclasses
+import json
 import random
 
 import pytest
@@ -66,7 +67,6 @@ def test_the_nesting_read_on_the_value_is_the_texts():
             return [value(depth - 1) for _ in range(rng.randint(0, 3))]
         return {str(i): value(depth - 1) for i in range(rng.randint(0, 3))}
 
-    import json
     for _ in range(500):
         text = json.dumps(value(rng.randint(0, 20)))
         for limit in (0, 3, 16):
